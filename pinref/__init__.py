@@ -1,0 +1,13 @@
+"""pinref: a pure-NumPy reference reimplementation of Pinocchio 3.8.0's rigid-body dynamics.
+
+Names mirror Pinocchio's Python API (``import pinref as pin`` runs scripts written for the
+covered subset). Spatial vectors are [linear; angular]; every array may carry leading batch axes.
+"""
+
+from . import errors
+from .spatial import *  # noqa: F401,F403
+from .spatial import __all__ as _spatial_all
+
+__version__ = "0.1.0"
+
+__all__ = ["errors", *_spatial_all]

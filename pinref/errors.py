@@ -1,0 +1,53 @@
+"""Typed errors raised at pinref's API boundary.
+
+Every error is a :class:`PinrefError` and also the builtin a caller would catch:
+
+- :class:`ShapeError`, :class:`NonFiniteError`, :class:`NotNormalizedError`,
+  :class:`InertiaError`, :class:`URDFError`, :class:`ModelError` -> ``ValueError``
+- :class:`NotComputedError` -> ``RuntimeError`` (a cache read before the call that writes it)
+- :class:`UnsupportedError` -> ``NotImplementedError`` (mimic joints in ABA, WORLD convention, ...)
+- :class:`NotPositiveDefiniteError` -> ``ArithmeticError`` (a joint-space inertia block
+  ``S^T Ia S + armature`` that cannot be inverted)
+
+A message names the argument or joint, says what was expected and, where one exists, the fix.
+"""
+
+
+class PinrefError(Exception):
+    """Base class of every error pinref raises on purpose."""
+
+
+class ShapeError(PinrefError, ValueError):
+    """An argument has the wrong size, or batch shapes that do not broadcast."""
+
+
+class NonFiniteError(PinrefError, ValueError):
+    """An argument holds NaN or infinity."""
+
+
+class NotNormalizedError(PinrefError, ValueError):
+    """A quaternion or (cos, sin) pair whose norm is off 1 by more than the tolerance."""
+
+
+class InertiaError(PinrefError, ValueError):
+    """A non-physical inertia: negative mass, non-symmetric or non-positive rotational inertia."""
+
+
+class ModelError(PinrefError, ValueError):
+    """An inconsistent model: unknown joint or frame, bad parent, bad axis, ..."""
+
+
+class URDFError(PinrefError, ValueError):
+    """A URDF file that cannot be read or does not describe a valid tree."""
+
+
+class NotComputedError(PinrefError, RuntimeError):
+    """A Data cache was read before the call that writes it."""
+
+
+class UnsupportedError(PinrefError, NotImplementedError):
+    """A feature of Pinocchio that pinref does not cover (yet)."""
+
+
+class NotPositiveDefiniteError(PinrefError, ArithmeticError):
+    """A joint-space inertia block is not positive definite, so ABA cannot invert it."""

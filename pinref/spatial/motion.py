@@ -1,0 +1,199 @@
+"""Spatial motions and forces (``pinocchio::MotionTpl``, ``pinocchio::ForceTpl``).
+
+A Motion is ``[v; w]`` (linear velocity of the point at the frame origin; angular velocity),
+a Force is ``[f; n]`` (force; moment about the frame origin), both ``(..., 6)`` arrays with
+leading batch axes, both expressed in one frame which the caller keeps track of.
+"""
+
+import numpy as np
+
+from . import _kernels as K
+from ..errors import ShapeError
+
+
+
+class _SpatialVector:
+    """Shared storage and vector-space arithmetic of Motion and Force (one ``(..., 6)`` array)."""
+
+    __slots__ = ("vector",)
+
+    def __init__(self, *args):
+        name = type(self).__name__
+        if len(args) == 1:
+            self.vector = np.array(K.as_array(args[0], f"{name}(vector)", (6,)))
+        elif len(args) == 2:
+            linear = K.as_array(args[0], f"{name}(linear, angular): linear", (3,))
+            angular = K.as_array(args[1], f"{name}(linear, angular): angular", (3,))
+            self.vector = K.stack6(linear, angular)
+        else:
+            raise ShapeError(f"{name} takes (vector) of shape (..., 6) or (linear, angular)")
+
+    @classmethod
+    def _wrap(cls, vector):
+        """Wrap an array already known to be ``(..., 6)`` float and finite (no checks, no copy)."""
+        obj = object.__new__(cls)
+        obj.vector = vector
+        return obj
+
+    @classmethod
+    def Zero(cls, shape=()):
+        """The zero vector, with leading batch axes ``shape``."""
+        return cls._wrap(np.zeros(tuple(shape) + (6,)))
+
+    @classmethod
+    def Random(cls, shape=(), rng=None):
+        """Entries uniform in [-1, 1], as Eigen's ``Random`` (values differ from Pinocchio's)."""
+        rng = np.random.default_rng() if rng is None else rng
+        return cls._wrap(rng.uniform(-1.0, 1.0, tuple(shape) + (6,)))
+
+    @property
+    def linear(self):
+        """The linear part, ``vector[..., 0:3]`` (a view)."""
+        return self.vector[..., K.LINEAR]
+
+    @linear.setter
+    def linear(self, value):
+        self.vector[..., K.LINEAR] = value
+
+    @property
+    def angular(self):
+        """The angular part, ``vector[..., 3:6]`` (a view)."""
+        return self.vector[..., K.ANGULAR]
+
+    @angular.setter
+    def angular(self, value):
+        self.vector[..., K.ANGULAR] = value
+
+    @property
+    def np(self):
+        """Alias of ``vector``, as Pinocchio's ``.np``."""
+        return self.vector
+
+    @property
+    def shape(self):
+        """The batch shape (the leading axes of ``vector``)."""
+        return self.vector.shape[:-1]
+
+    def __getitem__(self, index):
+        """The batch element(s) at ``index`` (indexes the leading axes only)."""
+        return self._wrap(self.vector[index])
+
+    def copy(self):
+        return self._wrap(self.vector.copy())
+
+    def _same(self, other, op):
+        if type(other) is not type(self):
+            raise TypeError(f"{type(self).__name__} {op} {type(other).__name__} is not defined")
+        return other.vector
+
+    def __add__(self, other):
+        return self._wrap(self.vector + self._same(other, "+"))
+
+    def __sub__(self, other):
+        return self._wrap(self.vector - self._same(other, "-"))
+
+    def __iadd__(self, other):
+        self.vector = self.vector + self._same(other, "+")
+        return self
+
+    def __isub__(self, other):
+        self.vector = self.vector - self._same(other, "-")
+        return self
+
+    def __neg__(self):
+        return self._wrap(-self.vector)
+
+    def __mul__(self, scalar):
+        if isinstance(scalar, _SpatialVector):
+            return NotImplemented
+        return self._wrap(self.vector * np.asarray(scalar, dtype=float)[..., None])
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, scalar):
+        return self._wrap(self.vector / np.asarray(scalar, dtype=float)[..., None])
+
+    def __eq__(self, other):
+        return type(other) is type(self) and np.array_equal(self.vector, other.vector)
+
+    __hash__ = None
+
+    def isApprox(self, other, prec=1e-12):
+        """Eigen's ``isApprox``: ``|a - b| <= prec * min(|a|, |b|)`` per batch element."""
+        b = self._same(other, "isApprox")
+        d = np.linalg.norm(self.vector - b, axis=-1)
+        ref = np.minimum(np.linalg.norm(self.vector, axis=-1), np.linalg.norm(b, axis=-1))
+        return bool(np.all(d <= prec * ref))
+
+    def isZero(self, prec=1e-12):
+        return bool(np.all(np.abs(self.vector) <= prec))
+
+    def setZero(self):
+        self.vector = np.zeros_like(self.vector)
+
+    def __repr__(self):
+        return f"{type(self).__name__}(linear={self.linear!r}, angular={self.angular!r})"
+
+
+class Motion(_SpatialVector):
+    """A spatial velocity or acceleration ``[v; w]``, shape ``(..., 6)``. Mirrors ``MotionTpl``."""
+
+    __slots__ = ()
+
+    def cross(self, other):
+        """``self ^ other``: motion x motion -> Motion, or motion x* force -> Force.
+
+        m ^ n: v = m_v x n_w + m_w x n_v ; w = m_w x n_w    (== m.action @ n.vector)
+        m x* f: f' = m_w x f ; n' = m_w x n + m_v x f       (== m.dualAction @ f.vector)
+        """
+        if isinstance(other, Motion):
+            return Motion._wrap(K.motion_cross_motion(self.vector, other.vector))
+        if isinstance(other, Force):
+            return Force._wrap(K.motion_cross_force(self.vector, other.vector))
+        raise TypeError(f"Motion.cross takes a Motion or a Force, not {type(other).__name__}")
+
+    __xor__ = cross
+
+    @property
+    def action(self):
+        """6x6 ``[[w]x, [v]x; 0, [w]x]`` (crm): ``m.action @ n.vector == (m ^ n).vector``."""
+        return K.motion_action(self.vector)
+
+    @property
+    def dualAction(self):
+        """6x6 ``-action^T`` (crf): ``m.dualAction @ f.vector == m.cross(f).vector``."""
+        return -K.mT(K.motion_action(self.vector))
+
+    def dot(self, force):
+        """Power ``m . f = v . f + w . n``, shape ``(...)``."""
+        if not isinstance(force, Force):
+            raise TypeError("Motion.dot takes a Force")
+        return np.einsum("...i,...i->...", self.vector, force.vector)
+
+    def se3Action(self, M):
+        """``M.act(self)``."""
+        return M.act(self)
+
+    def se3ActionInverse(self, M):
+        """``M.actInv(self)``."""
+        return M.actInv(self)
+
+
+class Force(_SpatialVector):
+    """A spatial force (wrench) ``[f; n]``, shape ``(..., 6)``. Mirrors ``ForceTpl``."""
+
+    __slots__ = ()
+
+    def dot(self, motion):
+        """Power ``f . m = f . v + n . w``, shape ``(...)``."""
+        if not isinstance(motion, Motion):
+            raise TypeError("Force.dot takes a Motion")
+        return np.einsum("...i,...i->...", self.vector, motion.vector)
+
+    def se3Action(self, M):
+        """``M.act(self)``."""
+        return M.act(self)
+
+    def se3ActionInverse(self, M):
+        """``M.actInv(self)``."""
+        return M.actInv(self)

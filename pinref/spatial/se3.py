@@ -1,0 +1,163 @@
+"""Rigid transforms (``pinocchio::SE3Tpl``, spatial/se3-tpl.hpp).
+
+``aMb = SE3(R, p)`` is the placement of frame b in frame a: a point with coordinates x_b in b
+has coordinates ``R x_b + p`` in a. Composition ``(R1, p1) * (R2, p2) = (R1 R2, p1 + R1 p2)``.
+Inverse actions use ``R^T``, never a matrix inverse, as Pinocchio does.
+"""
+
+import numpy as np
+
+from . import _kernels as K
+from .inertia import Inertia
+from .motion import Force, Motion
+from ..errors import ShapeError
+
+
+class SE3:
+    """``(rotation (..., 3, 3), translation (..., 3))`` with leading batch axes."""
+
+    __slots__ = ("rotation", "translation")
+
+    def __init__(self, *args):
+        if len(args) == 2:
+            R = K.as_array(args[0], "SE3(rotation, translation): rotation", (3, 3))
+            p = K.as_array(args[1], "SE3(rotation, translation): translation", (3,))
+            shape = K.batch_shape((R, 2), (p, 1))
+            self.rotation = np.broadcast_to(R, shape + (3, 3)).copy()
+            self.translation = np.broadcast_to(p, shape + (3,)).copy()
+        elif len(args) == 1:
+            H = K.as_array(args[0], "SE3(homogeneous)", (4, 4))
+            self.rotation = H[..., :3, :3].copy()
+            self.translation = H[..., :3, 3].copy()
+        else:
+            raise ShapeError("SE3 takes (rotation, translation) or a (..., 4, 4) homogeneous matrix")
+
+    @classmethod
+    def _wrap(cls, R, p):
+        obj = object.__new__(cls)
+        obj.rotation = R
+        obj.translation = p
+        return obj
+
+    @classmethod
+    def Identity(cls, shape=()):
+        """The identity placement, with leading batch axes ``shape``."""
+        shape = tuple(shape)
+        return cls._wrap(np.broadcast_to(np.eye(3), shape + (3, 3)).copy(), np.zeros(shape + (3,)))
+
+    @classmethod
+    def Random(cls, shape=(), rng=None):
+        """A uniformly random rotation and a translation uniform in [-1, 1]^3."""
+        from .explog import quaternion_to_matrix
+
+        rng = np.random.default_rng() if rng is None else rng
+        quat = rng.normal(size=tuple(shape) + (4,))
+        quat /= np.linalg.norm(quat, axis=-1, keepdims=True)
+        return cls._wrap(quaternion_to_matrix(quat), rng.uniform(-1.0, 1.0, tuple(shape) + (3,)))
+
+    @property
+    def shape(self):
+        """The batch shape."""
+        return np.broadcast_shapes(self.rotation.shape[:-2], self.translation.shape[:-1])
+
+    def __getitem__(self, index):
+        shape = self.shape
+        R = np.broadcast_to(self.rotation, shape + (3, 3))[index]
+        return SE3._wrap(R, np.broadcast_to(self.translation, shape + (3,))[index])
+
+    def copy(self):
+        return SE3._wrap(self.rotation.copy(), self.translation.copy())
+
+    @property
+    def homogeneous(self):
+        """4x4 ``[[R, p], [0, 1]]``."""
+        shape = self.shape
+        H = np.zeros(shape + (4, 4))
+        H[..., :3, :3] = self.rotation
+        H[..., :3, 3] = self.translation
+        H[..., 3, 3] = 1.0
+        return H
+
+    @property
+    def action(self):
+        """6x6 ``[[R, [p]x R]; [0, R]]``: ``M.action @ m.vector == M.act(m).vector``."""
+        return K.se3_action(self.rotation, self.translation)
+
+    @property
+    def actionInverse(self):
+        """6x6 ``[[R^T, -R^T [p]x]; [0, R^T]]``: the action of ``M.inverse()``."""
+        Rt = K.mT(self.rotation)
+        return K.se3_action(Rt, -K.matvec(Rt, self.translation))
+
+    @property
+    def dualAction(self):
+        """6x6 ``[[R, 0]; [[p]x R, R]]``: ``M.dualAction @ f.vector == M.act(f).vector``."""
+        return K.mT(self.actionInverse)
+
+    def inverse(self):
+        """``(R^T, -R^T p)``."""
+        Rt = K.mT(self.rotation)
+        return SE3._wrap(Rt.copy(), -K.matvec(Rt, self.translation))
+
+    def __mul__(self, other):
+        """Composition ``aMb * bMc = aMc``: ``(R1 R2, p1 + R1 p2)``."""
+        if not isinstance(other, SE3):
+            return NotImplemented
+        R = self.rotation @ other.rotation
+        return SE3._wrap(R, self.translation + K.matvec(self.rotation, other.translation))
+
+    def act(self, x):
+        """``aMb.act(x_b) -> x_a`` for an SE3, Motion, Force, Inertia or a point ``(..., 3)``.
+
+        motion: w' = R w ; v' = R v + p x w'        force: f' = R f ; n' = R n + p x f'
+        inertia: (m, R c + p, R I R^T)              point: R x + p
+        """
+        R, p = self.rotation, self.translation
+        if isinstance(x, Motion):
+            return Motion._wrap(K.act_motion(R, p, x.vector))
+        if isinstance(x, Force):
+            return Force._wrap(K.act_force(R, p, x.vector))
+        if isinstance(x, SE3):
+            return self * x
+        if isinstance(x, Inertia):
+            return Inertia._wrap(x.mass, p + K.matvec(R, x.lever), K.symmetric_rotate(x.inertia, R))
+        point = K.as_array(x, "SE3.act(point)", (3,))
+        return K.matvec(R, point) + p
+
+    def actInv(self, x):
+        """``aMb.actInv(x_a) -> x_b``, the action of ``aMb.inverse()`` written with R^T.
+
+        motion: v' = R^T (v - p x w) ; w' = R^T w   force: f' = R^T f ; n' = R^T (n - p x f)
+        inertia: (m, R^T (c - p), R^T I R)          point: R^T (x - p)
+        """
+        R, p = self.rotation, self.translation
+        if isinstance(x, Motion):
+            return Motion._wrap(K.act_inv_motion(R, p, x.vector))
+        if isinstance(x, Force):
+            return Force._wrap(K.act_inv_force(R, p, x.vector))
+        if isinstance(x, SE3):
+            Rt = K.mT(R)
+            return SE3._wrap(Rt @ x.rotation, K.matvec(Rt, x.translation - p))
+        if isinstance(x, Inertia):
+            Rt = K.mT(R)
+            return Inertia._wrap(
+                x.mass, K.matvec(Rt, x.lever - p), K.symmetric_rotate(x.inertia, Rt))
+        point = K.as_array(x, "SE3.actInv(point)", (3,))
+        return K.matvec(K.mT(R), point - p)
+
+    def isIdentity(self, prec=1e-12):
+        """True when every batch element is the identity to ``prec``."""
+        return bool(np.all(np.abs(self.rotation - np.eye(3)) <= prec)
+                    and np.all(np.abs(self.translation) <= prec))
+
+    def isApprox(self, other, prec=1e-12):
+        """Eigen's ``isApprox`` on rotation and translation, per batch element."""
+        def approx(a, b, axes):
+            d = np.sqrt(np.sum((a - b) ** 2, axis=axes))
+            ref = np.minimum(np.sqrt(np.sum(a**2, axis=axes)), np.sqrt(np.sum(b**2, axis=axes)))
+            return np.all(d <= prec * ref)
+        return bool(approx(self.rotation, other.rotation, (-2, -1))
+                    and approx(self.translation, other.translation, -1))
+
+    def __repr__(self):
+        return f"SE3(rotation={self.rotation!r}, translation={self.translation!r})"
