@@ -50,4 +50,11 @@ class UnsupportedError(PinrefError, NotImplementedError):
 
 
 class NotPositiveDefiniteError(PinrefError, ArithmeticError):
-    """A joint-space inertia block is not positive definite, so ABA cannot invert it."""
+    """A joint-space inertia block is not positive definite, so ABA cannot invert it.
+
+    ``joint_id`` is the joint's id in its model (``-1`` for a joint outside a model).
+    """
+
+    def __init__(self, message, joint_id=-1):
+        super().__init__(message)
+        self.joint_id = joint_id

@@ -1,0 +1,45 @@
+"""The free-flyer joint (multibody/joint/joint-free-flyer.hpp).
+
+nq = 7, nv = 6, q = (x, y, z, qx, qy, qz, qw): the child origin in the parent frame and the
+(x, y, z, w) quaternion, **used as given** (not normalised; see the quirks ledger).
+M = (R(quat), (x, y, z)), S = I6, v = q_dot (linear part in the child frame), c = 0.
+"""
+
+import numpy as np
+
+from .base import JointData, JointModel
+from .liegroup import SpecialEuclidean3
+from ..spatial import SE3, Motion, quaternion_to_matrix
+
+_S = np.eye(6)
+_S.flags.writeable = False
+
+
+class JointModelFreeFlyer(JointModel):
+    """Six-dof joint; its configuration space is SE(3)."""
+
+    nq = 7
+    nv = 6
+    lie_group = SpecialEuclidean3()
+
+    def createData(self):
+        return JointData(self.classname(), 7, 6, _S, UDinv=np.eye(6))
+
+    def calc(self, jdata, q, v=None):
+        """M = (R(q[3:7]), q[0:3]) ; S = I6 ; v = q_dot ; c = 0."""
+        qs, vs = self._segments(q, v)
+        jdata.joint_q = qs
+        jdata.M = SE3._wrap(quaternion_to_matrix(qs[..., 3:7]), qs[..., 0:3])
+        if vs is not None:
+            jdata.joint_v = vs
+            jdata.v = Motion._wrap(vs.copy())
+
+    def calc_aba(self, jdata, armature, I, update_I):
+        """U = I ; StU = I + diag(armature) ; Dinv = StU^-1 (Cholesky) ; UDinv = I Dinv ;
+        if update_I: I -= UDinv U^T."""
+        jdata.U = I.copy()
+        jdata.StU = I + np.diag(armature)
+        jdata.Dinv = self._stys_inverse(jdata.StU)
+        jdata.UDinv = I @ jdata.Dinv
+        if update_I:
+            I -= jdata.UDinv @ np.swapaxes(jdata.U, -1, -2)

@@ -1,0 +1,33 @@
+"""Shared test helpers: the project tolerance, batch shapes, seeded generators."""
+
+import numpy as np
+import pytest
+
+BATCH_SHAPES = [(), (1,), (5,), (2, 3)]
+
+
+def assert_close(actual, ref, tol=1e-12, what=""):
+    """The project tolerance: ``max|actual - ref| <= tol * max(1, max|ref|)``, shapes equal.
+
+    Applied to one cache of one state; for batched arrays call it per state (``assert_close_each``).
+    """
+    actual, ref = np.asarray(actual, dtype=float), np.asarray(ref, dtype=float)
+    assert actual.shape == ref.shape, f"{what}: shape {actual.shape} != {ref.shape}"
+    if actual.size == 0:
+        return
+    err = np.abs(actual - ref).max()
+    bound = tol * max(1.0, np.abs(ref).max())
+    assert err <= bound, f"{what}: max error {err:.3e} > {bound:.3e}"
+
+
+def assert_close_each(actual, ref, batch, tol=1e-12, what=""):
+    """``assert_close`` for every state of the leading ``batch`` axes."""
+    actual, ref = np.asarray(actual, dtype=float), np.asarray(ref, dtype=float)
+    assert actual.shape == ref.shape, f"{what}: shape {actual.shape} != {ref.shape}"
+    for idx in np.ndindex(*batch):
+        assert_close(actual[idx], ref[idx], tol, f"{what}[{idx}]")
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(12345)
