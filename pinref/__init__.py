@@ -5,11 +5,15 @@ covered subset). Spatial vectors are [linear; angular]; every array may carry le
 """
 
 from . import errors
+from .algorithms import *  # noqa: F401,F403
+from .algorithms import __all__ as _algorithms_all
 from .joints import *  # noqa: F401,F403
 from .joints import __all__ as _joints_all
+from .model import *  # noqa: F401,F403
+from .model import __all__ as _model_all
 from .spatial import *  # noqa: F401,F403
 from .spatial import __all__ as _spatial_all
 
 __version__ = "0.1.0"
 
-__all__ = ["errors", *_spatial_all, *_joints_all]
+__all__ = ["errors", *_spatial_all, *_joints_all, *_model_all, *_algorithms_all]

@@ -1,0 +1,63 @@
+"""Argument checks and batch plumbing shared by the algorithms (the API boundary)."""
+
+import enum
+
+import numpy as np
+
+from ..errors import ShapeError, UnsupportedError
+from ..spatial import Force
+from ..spatial._kernels import as_array, batch_shape
+
+
+class Convention(enum.IntEnum):
+    """``pinocchio::Convention``: the frame in which CRBA and ABA accumulate (WORLD == 0)."""
+
+    WORLD = 0
+    LOCAL = 1
+
+
+def check_local(convention, algorithm):
+    """Only the LOCAL convention is implemented; WORLD raises UnsupportedError."""
+    if Convention(convention) != Convention.LOCAL:
+        raise UnsupportedError(
+            f"{algorithm}: Convention.WORLD is not implemented in pinref yet; "
+            "use Convention.LOCAL (the default), whose results ddq and M are the same")
+
+
+def state(model, q, **tangent):
+    """Check q and the tangent vectors (v, a, tau, ...); return them and their batch shape."""
+    q = model.check_configuration(q)
+    arrays = {name: model.check_vector(x, name, model.nv) for name, x in tangent.items()}
+    shape = batch_shape((q, 1), *((x, 1) for x in arrays.values()))
+    return q, arrays, shape
+
+
+def external_forces(model, fext, shape):
+    """``fext`` as an array ``(..., njoints, 6)`` (LOCAL frame of each joint), or None.
+
+    Accepts a list of ``njoints`` Force (entry 0 ignored, as in Pinocchio) or an array.
+    """
+    if fext is None:
+        return None
+    if isinstance(fext, (list, tuple)):
+        if len(fext) != model.njoints:
+            raise ShapeError(f"fext: expected a list of model.njoints = {model.njoints} Force "
+                             f"(entry 0 is ignored), got {len(fext)}")
+        for k, f in enumerate(fext):
+            if not isinstance(f, Force):
+                raise ShapeError(f"fext[{k}]: expected a pinref.Force, got {type(f).__name__}")
+        vectors = [np.broadcast_to(f.vector, f.vector.shape) for f in fext]
+        try:
+            fext = np.stack(np.broadcast_arrays(*vectors), axis=-2)
+        except ValueError:
+            raise ShapeError("fext: the batch shapes of the forces do not broadcast") from None
+    fext = as_array(fext, "fext", (model.njoints, 6))
+    batch_shape((fext, 2), (np.zeros(shape), 0))
+    return fext
+
+
+def writable(array, shape):
+    """``array`` broadcast to ``shape`` as an owned writable array (copied only if needed)."""
+    if array.shape == shape and array.flags.writeable and array.base is None:
+        return array
+    return np.broadcast_to(array, shape).copy()

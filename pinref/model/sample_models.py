@@ -1,0 +1,153 @@
+"""Sample models: Pinocchio's two deterministic ones and the tutorials' free-flyer + 2 RY chain.
+
+``buildSampleModelManipulator`` and ``buildSampleModelHumanoid`` reproduce
+multibody/sample-models.hxx (``buildModels::manipulator`` and ``buildModels::humanoid``) of
+Pinocchio 3.8.0 name for name, placement for placement, inertia for inertia, frame for frame.
+"""
+
+import math
+
+import numpy as np
+
+from ..joints import JointModelFreeFlyer, JointModelRX, JointModelRY, JointModelRZ
+from ..spatial import SE3, Inertia
+from .model import Model
+
+_QMIN, _QMAX, _VMAX, _TAUMAX = -3.14, 3.14, 10.0, 10.0
+
+
+def _ijoint():
+    return Inertia(0.1, np.zeros(3), np.eye(3) * 0.01)
+
+
+def _iarm():
+    return Inertia(1.0, np.array([0.0, 0.0, 0.5]), np.eye(3))
+
+
+def _rotate(angle, axis):
+    """Eigen's ``AngleAxis(angle, axis).toRotationMatrix()`` (the formula Pinocchio copies)."""
+    u = np.asarray(axis, dtype=float)
+    s, c = math.sin(angle), math.cos(angle)
+    su, c1u = s * u, (1.0 - c) * u
+    R = np.diag(c1u * u + c)
+    for a, b, k, sign in ((0, 1, 2, 1.0), (0, 2, 1, -1.0), (1, 2, 0, 1.0)):
+        t = c1u[a] * u[b]
+        R[a, b] = t - sign * su[k]
+        R[b, a] = t + sign * su[k]
+    return R
+
+
+def _add_joint_and_body(model, joint, parent_name, name, placement):
+    """``details::addJointAndBody``: joint ``name_joint``, its JOINT frame, a body, a BODY frame.
+
+    Pinocchio appends a random inertia and random limits here; every caller overwrites both.
+    """
+    idx = model.addJoint(model.getJointId(parent_name), joint, placement, name + "_joint")
+    model.addJointFrame(idx)
+    model.appendBodyToJoint(idx, Inertia.Random(), SE3.Identity())
+    model.addBodyFrame(name + "_body", idx)
+    return idx
+
+
+def _add_manipulator(model, root_joint_idx=0, Mroot=None, pre=""):
+    """``details::addManipulator``: shoulder RX-RY-RZ, elbow RY, wrist RX-RY."""
+    Marm, Id4 = SE3(np.eye(3), np.array([0.0, 0.0, 1.0])), SE3.Identity()
+    Mroot = SE3.Identity() if Mroot is None else Mroot
+    chain = [(JointModelRX(), "shoulder1", Mroot, _ijoint, ()),
+             (JointModelRY(), "shoulder2", Id4, _ijoint, ()),
+             (JointModelRZ(), "shoulder3", Id4, _iarm, ("upperarm_body",)),
+             (JointModelRY(), "elbow", Marm, _iarm, ("lowerarm_body", "elbow_body")),
+             (JointModelRX(), "wrist1", Marm, _ijoint, ()),
+             (JointModelRY(), "wrist2", Id4, _iarm, ("effector_body",))]
+    parent_name = model.names[root_joint_idx]
+    first = None
+    for joint, name, placement, inertia, extra_bodies in chain:
+        joint_id = _add_joint_and_body(model, joint, parent_name, pre + name, placement)
+        first = joint_id if first is None else first
+        model.inertias[joint_id] = inertia()
+        for body in extra_bodies:
+            model.addBodyFrame(pre + body, joint_id)
+        parent_name = model.names[joint_id]
+    q, v = model.idx_qs[first], model.idx_vs[first]
+    model.lowerPositionLimit[q:q + 6] = _QMIN
+    model.upperPositionLimit[q:q + 6] = _QMAX
+    model.velocityLimit[v:v + 6] = _VMAX
+    model.effortLimit[v:v + 6] = _TAUMAX
+
+
+def buildSampleModelManipulator():
+    """Pinocchio's 6-dof sample arm (``pin.buildSampleModelManipulator()``), nq = nv = 6."""
+    model = Model()
+    _add_manipulator(model)
+    return model
+
+
+def buildSampleModelHumanoid(usingFF=True):
+    """Pinocchio's sample humanoid (``pin.buildSampleModelHumanoid()``): a free-flyer
+    ``root_joint``, two legs and two arms (the manipulator) and a chest and head; nq = 35,
+    nv = 34, njoints = 30. Only ``usingFF=True`` is available (the other root is a composite
+    joint, which pinref does not have)."""
+    if not usingFF:
+        from ..errors import UnsupportedError
+
+        raise UnsupportedError("buildSampleModelHumanoid(usingFF=False) needs a composite joint, "
+                               "which pinref does not implement; use usingFF=True")
+    model = Model()
+    I4 = SE3.Identity()
+    ff = model.addJoint(0, JointModelFreeFlyer(), I4, "root_joint")
+    model.lowerPositionLimit[3:7] = -1.0
+    model.upperPositionLimit[3:7] = 1.0
+    model.appendBodyToJoint(ff, _ijoint())
+    model.addJointFrame(ff)
+    flip = _rotate(math.pi, (1.0, 0.0, 0.0))
+    _add_manipulator(model, ff, SE3(flip, np.array([0.0, -0.2, -0.1])), "rleg_")
+    _add_manipulator(model, ff, SE3(flip, np.array([0.0, 0.2, -0.1])), "lleg_")
+    for foot in (7, 13):
+        model.jointPlacements[foot] = SE3(_rotate(math.pi / 2, (0.0, 1.0, 0.0)),
+                                          model.jointPlacements[foot].translation)
+    limits = dict(max_effort=[_TAUMAX], max_velocity=[_VMAX], min_config=[_QMIN],
+                  max_config=[_QMAX])
+    idx = ff
+    for joint, name, placement, inertia in (
+            (JointModelRX(), "chest1", I4, _ijoint), (JointModelRY(), "chest2", I4, _iarm),
+            (JointModelRX(), "head1", SE3(np.eye(3), np.array([0.0, 0.0, 1.0])), _ijoint),
+            (JointModelRY(), "head2", I4, _iarm)):
+        idx = model.addJoint(idx, joint, placement, name + "_joint", **limits)
+        model.appendBodyToJoint(idx, inertia())
+        model.addJointFrame(idx)
+        model.addBodyFrame(name + "_body", idx)
+        if name == "chest2":
+            chest = idx
+    _add_manipulator(model, chest, SE3(flip, np.array([0.0, -0.3, 1.0])), "rarm_")
+    _add_manipulator(model, chest, SE3(flip, np.array([0.0, 0.3, 1.0])), "larm_")
+    return model
+
+
+def buildTutorialModel():
+    """The chain both tutorials trace: a free-flyer ``root_joint`` carrying a base, then two RY
+    joints ``ry1_joint`` and ``ry2_joint``, each carrying a link (nq = 9, nv = 8, njoints = 4).
+
+    Placements and inertias are fixed, non-symmetric values (centres of mass off the joint
+    axes, off-diagonal rotational inertias, a tilted second joint) so that every block of M and
+    every ABA cache is generic. Frames: a JOINT frame per joint and a BODY frame per body.
+    """
+    model = Model()
+    model.name = "tutorial"
+    base = Inertia(5.0, np.array([0.02, -0.01, 0.05]),
+                   np.array([[0.10, 0.002, 0.001], [0.002, 0.12, -0.003], [0.001, -0.003, 0.08]]))
+    link1 = Inertia(1.5, np.array([0.01, 0.02, 0.20]),
+                    np.array([[0.020, 0.001, 0.0], [0.001, 0.021, 0.002], [0.0, 0.002, 0.004]]))
+    link2 = Inertia(0.8, np.array([-0.01, 0.0, 0.15]),
+                    np.array([[0.010, 0.0, 0.001], [0.0, 0.011, 0.0], [0.001, 0.0, 0.002]]))
+    placements = (SE3.Identity(),
+                  SE3(_rotate(0.1, (1.0, 0.0, 0.0)), np.array([0.1, 0.05, 0.15])),
+                  SE3(_rotate(-0.2, (0.0, 0.0, 1.0)), np.array([0.0, 0.02, 0.4])))
+    parent = 0
+    for joint, name, placement, body in ((JointModelFreeFlyer(), "root", placements[0], base),
+                                         (JointModelRY(), "ry1", placements[1], link1),
+                                         (JointModelRY(), "ry2", placements[2], link2)):
+        parent = model.addJoint(parent, joint, placement, name + "_joint")
+        model.addJointFrame(parent)
+        model.appendBodyToJoint(parent, body)
+        model.addBodyFrame(name + "_body", parent)
+    return model
