@@ -1,0 +1,102 @@
+"""Bad input to the algorithms: each raises a pinref.errors type and returns nothing."""
+
+import numpy as np
+import pinocchio as pin
+import pytest
+
+import pinref
+from pinref import errors
+
+MODEL = pinref.buildTutorialModel()
+
+
+def _state(batch=()):
+    q = np.zeros(batch + (MODEL.nq,))
+    q[..., 6] = 1.0
+    return q, np.zeros(batch + (MODEL.nv,)), np.zeros(batch + (MODEL.nv,))
+
+
+@pytest.mark.parametrize("call", ["rnea", "aba", "crba", "nonLinearEffects",
+                                  "computeGeneralizedGravity", "forwardKinematics"])
+def test_wrong_sizes(call):
+    q, v, a = _state()
+    args = {"rnea": (q, v, a), "aba": (q, v, a), "crba": (q,), "nonLinearEffects": (q, v),
+            "computeGeneralizedGravity": (q,), "forwardKinematics": (q, v, a)}[call]
+    for k in range(len(args)):
+        bad = list(args)
+        bad[k] = bad[k][:-1]
+        with pytest.raises(errors.ShapeError, match="expected trailing shape"):
+            getattr(pinref, call)(MODEL, pinref.Data(MODEL), *bad)
+
+
+def test_batches_that_do_not_broadcast():
+    q, _, _ = _state((2,))
+    _, v, a = _state((3,))
+    with pytest.raises(errors.ShapeError, match="do not broadcast"):
+        pinref.rnea(MODEL, pinref.Data(MODEL), q, v, a)
+
+
+@pytest.mark.parametrize("bad_value", [np.nan, np.inf])
+def test_non_finite(bad_value):
+    q, v, a = _state()
+    v[3] = bad_value
+    with pytest.raises(errors.NonFiniteError, match="v: contains NaN or infinity"):
+        pinref.aba(MODEL, pinref.Data(MODEL), q, v, a)
+    q[0] = bad_value
+    with pytest.raises(errors.NonFiniteError, match="q: contains NaN"):
+        pinref.crba(MODEL, pinref.Data(MODEL), q)
+
+
+def test_non_unit_quaternion_names_the_joint_and_the_fix():
+    q, v, a = _state((3,))
+    q[1, 3:7] = [0.1, 0.2, 0.3, 2.0]
+    with pytest.raises(errors.NotNormalizedError, match="'root_joint'.*pinref.normalize"):
+        pinref.rnea(MODEL, pinref.Data(MODEL), q, v, a)
+    q[1, 3:7] *= (1 + 1e-9) / np.linalg.norm(q[1, 3:7])
+    pinref.rnea(MODEL, pinref.Data(MODEL), q, v, a)  # within UNIT_NORM_TOLERANCE
+
+
+def test_non_unit_cos_sin_pair():
+    model = pinref.Model()
+    model.addJoint(0, pinref.JointModelRUBZ(), pinref.SE3.Identity(), "wheel")
+    model.appendBodyToJoint(1, pinref.Inertia.Random())
+    with pytest.raises(errors.NotNormalizedError, match="'wheel'.*cos, sin"):
+        pinref.crba(model, pinref.Data(model), np.array([0.5, 0.5]))
+
+
+def test_fext_of_wrong_length_or_type():
+    q, v, a = _state()
+    forces = [pinref.Force.Zero() for _ in range(MODEL.njoints)]
+    with pytest.raises(errors.ShapeError, match="njoints = 4"):
+        pinref.rnea(MODEL, pinref.Data(MODEL), q, v, a, forces[:-1])
+    forces[2] = pin.Force.Zero()
+    with pytest.raises(errors.ShapeError, match=r"fext\[2\]: expected a pinref.Force"):
+        pinref.aba(MODEL, pinref.Data(MODEL), q, v, a, forces)
+    with pytest.raises(errors.ShapeError, match="fext"):
+        pinref.aba(MODEL, pinref.Data(MODEL), q, v, a, np.zeros((MODEL.njoints, 5)))
+
+
+def test_mimic_joint_is_refused():
+    with pytest.raises(errors.UnsupportedError, match="Mimic"):
+        pinref.compare.from_pinocchio(pin.buildSampleModelManipulator(True))
+
+
+def test_world_convention_is_not_implemented_yet():
+    q, v, a = _state()
+    with pytest.raises(errors.UnsupportedError, match="WORLD"):
+        pinref.aba(MODEL, pinref.Data(MODEL), q, v, a, convention=pinref.Convention.WORLD)
+    with pytest.raises(NotImplementedError):
+        pinref.crba(MODEL, pinref.Data(MODEL), q, convention=pinref.Convention.WORLD)
+
+
+@pytest.mark.parametrize("joint", [pinref.JointModelRY, pinref.JointModelFreeFlyer])
+def test_singular_joint_space_inertia_names_the_joint(joint):
+    model = pinref.Model()
+    j1 = model.addJoint(0, pinref.JointModelRX(), pinref.SE3.Identity(), "shoulder")
+    model.appendBodyToJoint(j1, pinref.Inertia.Random())
+    model.addJoint(j1, joint(), pinref.SE3.Identity(), "massless_tip")
+    q = np.concatenate(([0.3], model.joints[2].lie_group.neutral()))
+    with pytest.raises(errors.NotPositiveDefiniteError, match="'massless_tip'"):
+        pinref.aba(model, pinref.Data(model), q, np.zeros(model.nv), np.zeros(model.nv))
+    with pytest.raises(ArithmeticError):
+        pinref.aba(model, pinref.Data(model), q, np.zeros(model.nv), np.zeros(model.nv))
