@@ -20,15 +20,18 @@ Dinv       StU^-1                                       (..., nv, nv)
 UDinv      U Dinv                                       (..., 6, nv)
 =========  ==========================================  ==================
 
-Fields that do not depend on the state (a constant S, a zero c) are stored without batch axes and
-broadcast.
+Fields that do not depend on the state (a constant S, a zero c, a zero translation) are stored
+without batch axes, read-only, and broadcast. Every field a call writes is a fresh array owned by
+the JointData (never a view of the caller's q, v or I).
+
+One departure from Pinocchio 3.8.0, documented in docs/joints.md: pinref writes StU for every
+joint type (Pinocchio's LOCAL calc_aba of the revolute and prismatic families leaves it at zero).
 """
 
 import numpy as np
 
 from ..errors import NotPositiveDefiniteError, ShapeError
 from ..spatial import SE3, Motion
-from ..spatial._kernels import mT
 
 _ZERO_MOTION = np.zeros(6)
 _ZERO_MOTION.flags.writeable = False
@@ -37,9 +40,9 @@ _ZERO_MOTION.flags.writeable = False
 class JointData:
     """The caches of one joint (``JointDataTpl``); see the module docstring for the fields."""
 
-    def __init__(self, model_classname, nq, nv, S, UDinv=None):
+    def __init__(self, model_classname, nq, nv, S, UDinv=None, joint_q=None):
         self._shortname = model_classname.replace("JointModel", "JointData", 1)
-        self.joint_q = np.zeros(nq)
+        self.joint_q = np.zeros(nq) if joint_q is None else np.array(joint_q, dtype=float)
         self.joint_v = np.zeros(nv)
         self.M = SE3.Identity()
         self.S = S
@@ -59,7 +62,9 @@ class JointModel:
     """Base of every joint model; subclasses set ``nq``, ``nv``, ``lie_group`` and ``calc``.
 
     ``calc(jdata, q, v=None)`` reads the joint's segments of the model-sized ``q`` (and ``v``)
-    through ``idx_q``/``idx_v``, as Pinocchio's ``JointModel.calc`` does.
+    through ``idx_q``/``idx_v``, as Pinocchio's ``JointModel.calc`` does. ``q_slice`` and
+    ``v_slice`` (``slice(idx_q, idx_q + nq)``, ``slice(idx_v, idx_v + nv)``) follow every
+    change of ``idx_q``/``idx_v``.
     """
 
     nq = 0
@@ -68,22 +73,35 @@ class JointModel:
 
     def __init__(self):
         self.id = -1
-        self.idx_q = 0
-        self.idx_v = 0
+        self._set_indexes(0, 0)
 
     def setIndexes(self, id, q, v):
         """Place the joint in a model: its id and the start of its q and v segments."""
-        self.id, self.idx_q, self.idx_v = int(id), int(q), int(v)
+        self.id = int(id)
+        self._set_indexes(q, v)
+
+    def _set_indexes(self, q, v):
+        self._idx_q, self._idx_v = int(q), int(v)
+        self.q_slice = slice(self._idx_q, self._idx_q + self.nq)  # jointConfigSelector
+        self.v_slice = slice(self._idx_v, self._idx_v + self.nv)  # jointVelocitySelector
 
     @property
-    def q_slice(self):
-        """``slice(idx_q, idx_q + nq)`` (``jointConfigSelector``)."""
-        return slice(self.idx_q, self.idx_q + self.nq)
+    def idx_q(self):
+        """Start of the joint's segment in the model's q."""
+        return self._idx_q
+
+    @idx_q.setter
+    def idx_q(self, value):
+        self._set_indexes(value, self._idx_v)
 
     @property
-    def v_slice(self):
-        """``slice(idx_v, idx_v + nv)`` (``jointVelocitySelector``)."""
-        return slice(self.idx_v, self.idx_v + self.nv)
+    def idx_v(self):
+        """Start of the joint's segment in the model's v (and a, tau, rows of M)."""
+        return self._idx_v
+
+    @idx_v.setter
+    def idx_v(self, value):
+        self._set_indexes(self._idx_q, value)
 
     @classmethod
     def classname(cls):
@@ -97,18 +115,22 @@ class JointModel:
         return JointData(self.classname(), self.nq, self.nv, np.zeros((6, self.nv)))
 
     def _segments(self, q, v):
-        """The joint's q (and v) segments, checked for size."""
-        qs = q[..., self.q_slice]
-        if qs.shape[-1] != self.nq:
-            raise ShapeError(f"{self.shortname()}: q has {q.shape[-1]} entries, the joint reads "
-                             f"{self.nq} from index {self.idx_q}")
-        if v is None:
-            return qs, None
-        vs = v[..., self.v_slice]
-        if vs.shape[-1] != self.nv:
-            raise ShapeError(f"{self.shortname()}: v has {v.shape[-1]} entries, the joint reads "
-                             f"{self.nv} from index {self.idx_v}")
-        return qs, vs
+        """Copies of the joint's q (and v) segments ``(..., nq)``, ``(..., nv)``, size-checked."""
+        qs = self._segment(q, "q", self.q_slice)
+        return qs, (None if v is None else self._segment(v, "v", self.v_slice))
+
+    def _segment(self, x, name, sl):
+        try:
+            x = np.asarray(x, dtype=float)
+        except (TypeError, ValueError):
+            raise ShapeError(f"joint {self.id} ({self.shortname()}): {name} must be an array "
+                             f"of shape (..., n) with n >= {sl.stop}, got {x!r}") from None
+        if x.ndim == 0 or x.shape[-1] < sl.stop:
+            raise ShapeError(
+                f"joint {self.id} ({self.shortname()}): {name} has shape {x.shape}, but the joint "
+                f"reads {name}[..., {sl.start}:{sl.stop}] ({sl.stop - sl.start} entries): pass "
+                f"the model-sized {name} (last axis of size >= {sl.stop})")
+        return x[..., sl].copy()
 
     def calc_aba(self, jdata, armature, I, update_I):
         """The joint's step of ABA's backward pass, dense form (the oracle of every override).
@@ -116,36 +138,73 @@ class JointModel:
         U = I S ; StU = S^T U + diag(armature) ; Dinv = StU^-1 (Cholesky) ; UDinv = U Dinv ;
         if update_I: I -= UDinv U^T   (in place; I is ``(..., 6, 6)``)
         """
-        jdata.U = I @ jdata.S
-        jdata.StU = mT(jdata.S) @ jdata.U + np.diag(np.asarray(armature, dtype=float))
-        jdata.Dinv = self._stys_inverse(jdata.StU)
-        jdata.UDinv = jdata.U @ jdata.Dinv
+        U = I @ jdata.S
+        self._aba_ndof(jdata, U, jdata.S.mT @ U + np.diag(np.asarray(armature, dtype=float)),
+                       I, update_I)
+
+    def _aba_1dof(self, jdata, U, d, I, update_I):
+        """End of a 1-dof ``calc_aba`` once the joint has U ``(..., 6, 1)`` and d = S^T U + arm:
+
+        StU = d ; Dinv = 1 / d ; UDinv = U Dinv ; if update_I: I -= UDinv U^T.
+        Nothing is written when d <= 0 (NotPositiveDefiniteError).
+        """
+        Dinv = self._scalar_inverse(d)
+        jdata.U, jdata.StU, jdata.Dinv = U, d[..., None, None], Dinv
+        jdata.UDinv = U * Dinv
         if update_I:
-            I -= jdata.UDinv @ mT(jdata.U)
+            I -= jdata.UDinv * U.mT
+
+    def _aba_ndof(self, jdata, U, StU, I, update_I):
+        """End of a multi-dof ``calc_aba`` once the joint has U and StU = S^T U + diag(arm):
+
+        Dinv = StU^-1 (Cholesky) ; UDinv = U Dinv ; if update_I: I -= UDinv U^T.
+        Nothing is written when StU is not positive definite (NotPositiveDefiniteError).
+        """
+        Dinv = self._stys_inverse(StU)
+        jdata.U, jdata.StU, jdata.Dinv = U, StU, Dinv
+        jdata.UDinv = U @ Dinv
+        if update_I:
+            I -= jdata.UDinv @ U.mT
 
     def _stys_inverse(self, StU):
         """``internal::PerformStYSInversion``: Dinv = StU^-1 by Cholesky (reads the lower triangle).
 
-        Raises NotPositiveDefiniteError naming the joint when StU is not positive definite.
+        Raises NotPositiveDefiniteError naming the joint when StU is not positive definite
+        (NaN included: LAPACK's Cholesky lets NaN through, so L is checked too).
         """
         try:
             L = np.linalg.cholesky(StU)
         except np.linalg.LinAlgError:
             raise self._not_pd(StU) from None
+        # A NaN anywhere in the lower triangle reaches L's last diagonal entry.
+        if not (L[..., -1, -1] > 0).all():
+            raise self._not_pd(StU)
         Linv = np.linalg.inv(L)
-        return mT(Linv) @ Linv
+        return Linv.mT @ Linv
 
     def _scalar_inverse(self, d):
         """``Dinv = 1 / d`` for 1-dof joints, as ``(..., 1, 1)``; raises when d <= 0 or d is NaN."""
-        if not np.all(d > 0):
+        if not (d > 0).all():
             raise self._not_pd(d[..., None, None])
         return (1.0 / d)[..., None, None]
 
     def _not_pd(self, StU):
+        """The NotPositiveDefiniteError for the block StU ``(..., nv, nv)``, naming the joint and
+        the first failing batch element."""
+        where, block = "", StU
+        if StU.ndim > 2:
+            bad = ~np.isfinite(StU).all(axis=(-2, -1))
+            try:
+                bad |= ~(np.linalg.eigvalsh(np.where(bad[..., None, None], 1.0, StU)).min(-1) > 0)
+            except np.linalg.LinAlgError:
+                pass
+            index = np.unravel_index(int(np.argmax(bad)), StU.shape[:-2])
+            where, block = f" at batch index {tuple(int(k) for k in index)}", StU[index]
         return NotPositiveDefiniteError(
             f"joint {self.id} ({self.shortname()}): the joint-space inertia block "
-            f"S^T Ia S + armature is not positive definite (got {StU.reshape(-1)[:9]} ...); "
-            "check the masses and rotational inertias of the bodies it carries, or add armature",
+            f"S^T Ia S + armature{where} is not positive definite (got "
+            f"{np.array2string(block, precision=6)}); check the masses and rotational inertias "
+            "of the bodies the joint carries, or add armature",
             joint_id=self.id)
 
     # --- configuration space: every operation is the joint's Lie group's -----------------

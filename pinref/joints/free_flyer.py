@@ -7,12 +7,12 @@ M = (R(quat), (x, y, z)), S = I6, v = q_dot (linear part in the child frame), c 
 
 import numpy as np
 
+from ._axis import EYES, quaternion_rotation, read_only
 from .base import JointData, JointModel
 from .liegroup import SpecialEuclidean3
-from ..spatial import SE3, Motion, quaternion_to_matrix
+from ..spatial import SE3, Motion
 
-_S = np.eye(6)
-_S.flags.writeable = False
+_S = read_only(np.eye(6))
 
 
 class JointModelFreeFlyer(JointModel):
@@ -23,23 +23,19 @@ class JointModelFreeFlyer(JointModel):
     lie_group = SpecialEuclidean3()
 
     def createData(self):
-        return JointData(self.classname(), 7, 6, _S, UDinv=np.eye(6))
+        """Pinocchio's initial values: joint_q is the neutral (0, 0, 0, 0, 0, 0, 1), UDinv = I6."""
+        return JointData(self.classname(), 7, 6, _S, UDinv=np.eye(6), joint_q=[0, 0, 0, 0, 0, 0, 1])
 
     def calc(self, jdata, q, v=None):
-        """M = (R(q[3:7]), q[0:3]) ; S = I6 ; v = q_dot ; c = 0."""
+        """M = (R(q[3:7]), q[0:3]) ; S = I6 (constant) ; v = q_dot ; c = 0."""
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
-        jdata.M = SE3._wrap(quaternion_to_matrix(qs[..., 3:7]), qs[..., 0:3])
+        jdata.M = SE3._wrap(quaternion_rotation(qs[..., 3:7]), qs[..., 0:3].copy())
         if vs is not None:
             jdata.joint_v = vs
             jdata.v = Motion._wrap(vs.copy())
 
     def calc_aba(self, jdata, armature, I, update_I):
-        """U = I ; StU = I + diag(armature) ; Dinv = StU^-1 (Cholesky) ; UDinv = I Dinv ;
+        """U = I S = I ; StU = I + diag(armature) ; Dinv = StU^-1 (Cholesky) ; UDinv = U Dinv ;
         if update_I: I -= UDinv U^T."""
-        jdata.U = I.copy()
-        jdata.StU = I + np.diag(armature)
-        jdata.Dinv = self._stys_inverse(jdata.StU)
-        jdata.UDinv = I @ jdata.Dinv
-        if update_I:
-            I -= jdata.UDinv @ np.swapaxes(jdata.U, -1, -2)
+        self._aba_ndof(jdata, I.copy(), I + EYES[6] * armature, I, update_I)

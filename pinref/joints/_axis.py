@@ -1,0 +1,179 @@
+"""What the axis-based joints share: constant arrays, rotations about an axis, axis checks.
+
+Rotation about a unit axis u by an angle with cosine c and sine s (``math/rotation.hpp``,
+``toRotationMatrix(axis, cos, sin)``)::
+
+    R_ab = (1 - c) u_a u_b + c delta_ab - s eps_abk u_k
+    i.e. R = u u^T + c (I3 - u u^T) + s [u]x
+
+Pinocchio evaluates it entry by entry (``t = (1 - c) u_a * u_b``, then ``t -+ s u_k``, and
+``(1 - c) u_a * u_a + c`` on the diagonal); here the three constant matrices are built once per
+axis, and one product ``(c, s) @ [I3 - u u^T; [u]x] + u u^T`` gives R for any batch of (c, s).
+The two agree to rounding, for a non-unit axis and a non-unit (c, s) pair as well (both are
+the same polynomial in u, c and s). For a frame axis e_k this is the identity with c and +-s
+written into the 2x2 block, as Pinocchio's aligned joints write it.
+"""
+
+import math
+
+import numpy as np
+
+from ..errors import ModelError, NonFiniteError, ShapeError
+from ..spatial._kernels import ANGULAR, LINEAR, skew
+from .base import JointModel
+
+
+def read_only(a):
+    """``a`` as a float array that cannot be written (a constant shared by every call)."""
+    a = np.array(a, dtype=float)
+    a.flags.writeable = False
+    return a
+
+
+ZERO3 = read_only(np.zeros(3))
+EYE3 = read_only(np.eye(3))
+EYES = tuple(read_only(np.eye(n)) for n in range(7))  # diag(a) == EYES[n] * a, one cheap call
+
+
+def unit_vector(k):
+    """e_k, ``(3,)``."""
+    return read_only(np.eye(3)[k])
+
+
+def motion_subspace(linear=None, angular=None):
+    """The constant ``S = [linear; angular]``, ``(6, nv)`` read-only; parts given as ``(3, nv)``."""
+    parts = [np.asarray(p, dtype=float) for p in (linear, angular) if p is not None]
+    S = np.zeros((6, parts[0].shape[1]))
+    if linear is not None:
+        S[LINEAR] = linear
+    if angular is not None:
+        S[ANGULAR] = angular
+    return read_only(S)
+
+
+def rotation_basis(axis):
+    """``(B0, Bcs)``, with ``R = B0 + c Bc + s Bs``: B0 = u u^T ``(9,)``, Bcs = [I3 - u u^T; [u]x]
+    ``(2, 9)`` (rows flattened)."""
+    u = np.asarray(axis, dtype=float)
+    uu = np.outer(u, u)
+    return read_only(uu.reshape(9)), read_only(np.stack(((np.eye(3) - uu).reshape(9),
+                                                         skew(u).reshape(9))))
+
+
+def rotation_from_cos_sin(cs, basis):
+    """R about the basis' axis from ``cs = (cos, sin)`` ``(..., 2)``: ``(..., 3, 3)``."""
+    B0, Bcs = basis
+    return (cs @ Bcs + B0).reshape(cs.shape[:-1] + (3, 3))
+
+
+def cos_sin(theta):
+    """``(cos theta_1 .. cos theta_n, sin theta_1 .. sin theta_n)``: ``(..., n) -> (..., 2n)``."""
+    return np.concatenate((np.cos(theta), np.sin(theta)), axis=-1)
+
+
+def _quaternion_blocks():
+    """K ``(16, 9)`` with ``R.ravel() = (q q^T).ravel() @ K + I3.ravel()`` for q = (x, y, z, w):
+    Eigen's ``toRotationMatrix`` (tx = 2x, ...: R00 = 1 - (ty y + tz z), R01 = tx y - tz w, ...)
+    written as a quadratic form. Every coefficient is 0 or +-2, so each product is exact and the
+    result is Eigen's to the bit."""
+    K = np.zeros((4, 4, 3, 3))
+    x, y, z, w = range(4)
+    for (i, j), entries in {(y, y): {(0, 0): -2, (2, 2): -2}, (z, z): {(0, 0): -2, (1, 1): -2},
+                            (x, x): {(1, 1): -2, (2, 2): -2}, (x, y): {(0, 1): 2, (1, 0): 2},
+                            (z, w): {(0, 1): -2, (1, 0): 2}, (x, z): {(0, 2): 2, (2, 0): 2},
+                            (y, w): {(0, 2): 2, (2, 0): -2}, (y, z): {(1, 2): 2, (2, 1): 2},
+                            (x, w): {(1, 2): -2, (2, 1): 2}}.items():
+        for (a, b), k in entries.items():
+            K[i, j, a, b] = k
+    return read_only(K.reshape(16, 9))
+
+
+_QUATERNION_K = _quaternion_blocks()
+_EYE3_FLAT = read_only(np.eye(3).reshape(9))
+
+
+def quaternion_rotation(quat):
+    """R of the (x, y, z, w) quaternion ``(..., 4) -> (..., 3, 3)``, **not normalised**: the
+    same numbers as ``pinref.spatial.quaternion_to_matrix`` (Eigen's formula) in 5 NumPy calls."""
+    qq = (quat[..., :, None] * quat[..., None, :]).reshape(quat.shape[:-1] + (16,))
+    return (qq @ _QUATERNION_K + _EYE3_FLAT).reshape(quat.shape[:-1] + (3, 3))
+
+
+def check_axis(value, owner, name="axis"):
+    """``value`` as a read-only float ``(3,)``: ShapeError, NonFiniteError, or ModelError (zero)."""
+    try:
+        u = np.array(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ShapeError(f"{owner}: {name} must be 3 numbers, got {value!r}") from None
+    if u.shape not in ((3,), (3, 1), (1, 3)):
+        raise ShapeError(f"{owner}: {name} must have 3 entries, got shape {u.shape}")
+    u = u.reshape(3)
+    if not np.isfinite(u).all():
+        raise NonFiniteError(f"{owner}: {name} = {u} contains NaN or infinity")
+    if not u.any():
+        raise ModelError(f"{owner}: {name} is the zero vector; a joint axis needs a direction")
+    return read_only(u)
+
+
+def normalized_axis(x, y, z, owner, name="axis"):
+    """(x, y, z) / |(x, y, z)|, as the scalar constructors do (``axis.normalize()``)."""
+    u = np.array(check_axis((x, y, z), owner, name))
+    return read_only(u / math.sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]))
+
+
+def check_scalar(value, owner, name):
+    """``value`` as a finite Python float (NonFiniteError, ShapeError)."""
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise ShapeError(f"{owner}: {name} must be a number, got {value!r}") from None
+    if not math.isfinite(x):
+        raise NonFiniteError(f"{owner}: {name} = {x} is not finite")
+    return x
+
+
+class UnalignedJointModel(JointModel):
+    """A joint about (or along) one axis ``u`` given by the user; the axis can be reassigned.
+
+    Constructors, as Pinocchio's: ``()`` (u = e_x), ``(axis)`` (kept as given, **not
+    normalised**), ``(x, y, z)`` (normalised). Subclasses compute their constants in
+    ``_set_axis``.
+    """
+
+    def __init__(self, *args, axis=None):
+        super().__init__()
+        owner = self.classname()
+        if axis is not None and args:
+            raise ShapeError(f"{owner}: give the axis once, as a vector or as x, y, z")
+        if axis is not None or len(args) == 1:
+            self.axis = args[0] if axis is None else axis
+        elif len(args) == 3:
+            self.axis = normalized_axis(*args, owner)
+        elif not args:
+            self.axis = unit_vector(0)
+        else:
+            raise ShapeError(f"{owner}: takes (), (axis) or (x, y, z), got {len(args)} arguments")
+
+    @property
+    def axis(self):
+        """The joint axis u ``(3,)`` in the joint frame."""
+        return self._axis
+
+    @axis.setter
+    def axis(self, value):
+        self._axis = check_axis(value, self.classname())
+        self._axis_col = read_only(self._axis[:, None])
+        self._set_axis(self._axis)
+
+    def _set_axis(self, u):
+        raise NotImplementedError
+
+
+def affine_map(blocks, n):
+    """``(W, W0)`` with ``blocks(x) == x @ W + W0`` for every ``x`` of size n, when ``blocks``
+    (a function of n numbers returning a flat array) is affine in them, as the joint transforms
+    are in (x, y, cos, sin) and their motion subspaces in (cos, sin). Evaluated once, at import
+    or construction, so that ``calc`` builds every state-dependent block with one product."""
+    W0 = np.asarray(blocks(*np.zeros(n)), dtype=float)
+    W = np.stack([np.asarray(blocks(*e), dtype=float) - W0 for e in np.eye(n)])
+    return read_only(W), read_only(W0)
