@@ -104,8 +104,8 @@ class _LieGroup:
                 kind = "quaternion" if self.unit.stop - self.unit.start == 4 else "(cos, sin) pair"
                 raise NotNormalizedError(
                     f"{self.name}.{op}: {what} holds a {kind} whose norm is off 1 by "
-                    f"{np.max(err):.3g} (tolerance {UNIT_NORM_TOLERANCE:g}); call normalize({what}) "
-                    "first")
+                    f"{np.max(err):.3g} (tolerance {UNIT_NORM_TOLERANCE:g}); call "
+                    f"normalize({what}) first")
         return q
 
     def _tangent(self, v, op, what="v"):
@@ -128,7 +128,8 @@ class _LieGroup:
         except (TypeError, ValueError):
             value = None
         if value not in (0, 1):
-            raise UnsupportedError(f"{self.name}.{op}: arg must be ARG0 (0) or ARG1 (1), got {arg!r}")
+            raise UnsupportedError(
+                f"{self.name}.{op}: arg must be ARG0 (0) or ARG1 (1), got {arg!r}")
         return value
 
     # --- public API ---------------------------------------------------------------------
@@ -445,7 +446,9 @@ class SpecialEuclidean2(_LieGroup):
         t2 = t * t
         st, ct = _sin(tabs), _cos(tabs)
         alpha = np.where(tabs < 1e-4, (1.0 - t2 / 12) - t2 * t2 / 720, tabs * st / (2 * (1.0 - ct)))
-        return _stack(alpha * p[..., 0] + t / 2 * p[..., 1], alpha * p[..., 1] + -t / 2 * p[..., 0], t)
+        return _stack(alpha * p[..., 0] + t / 2 * p[..., 1],
+                      alpha * p[..., 1] + -t / 2 * p[..., 0],
+                      t)
 
     @staticmethod
     @_quiet
@@ -475,7 +478,7 @@ class SpecialEuclidean2(_LieGroup):
         return np.stack(np.broadcast_arrays(*rows), axis=-2)
 
     def _integrate(self, q, v):
-        """(R0 t + t0, R0 R[:, 0]) with (R, t) = exp(v); not renormalised (``SE2::integrate_impl``)."""
+        """(R0 t + t0, R0 R[:, 0]) with (R, t) = exp(v), not renormalised (``integrate_impl``)."""
         c, s, t = self.exp(v)
         c0, s0 = q[..., 2], q[..., 3]
         return _stack(c0 * t[..., 0] + -s0 * t[..., 1] + q[..., 0],

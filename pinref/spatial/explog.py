@@ -22,6 +22,10 @@ reimplementation matches it only when it rounds the same way. Hence three rules 
 
 The Taylor thresholds are ``TaylorSeriesExpansion<double>::precision<n>() = eps^(1/(n+1))``:
 ``precision<2>`` = eps^(1/3) ~ 6.1e-6 and ``precision<3>`` = eps^(1/4) ~ 1.2e-4.
+
+Each public function checks its arguments (ShapeError, NonFiniteError) and calls an unchecked
+kernel of the same name with a leading underscore (``_exp3``, ``_quat_mul``, ...); the joints'
+Lie groups (joints/liegroup.py) call those kernels on arrays they have already checked.
 """
 
 import math
@@ -123,7 +127,8 @@ def _mtv3(A, x):
     The rows of ``A^T`` are A's contiguous columns, so Eigen's reduction is vectorised: first
     pair, then the third term.
     """
-    return (A[..., 0, :] * x[..., 0, None] + A[..., 1, :] * x[..., 1, None]) + A[..., 2, :] * x[..., 2, None]
+    return ((A[..., 0, :] * x[..., 0, None] + A[..., 1, :] * x[..., 1, None])
+            + A[..., 2, :] * x[..., 2, None])
 
 
 def _add_skew(M, u):
@@ -295,7 +300,7 @@ def _log3(R):
 def Jexp3(w):
     """Right Jacobian of exp3 at w. Mirrors ``pinocchio::Jexp3``.
 
-    J = a I3 - b [w]x + c w w^T with n = |w|, a = sin n / n, b = -(1 - cos n) / n^2,
+    J = a I3 + b [w]x + c w w^T with n = |w|, a = sin n / n, b = -(1 - cos n) / n^2,
     c = (1 - a) / n^2, or, when n < eps^(1/4), a = 1 - n^2/6, b = -1/2 - n^2/24,
     c = 1/6 - n^2/120.  ``(..., 3) -> (..., 3, 3)``.
     """
@@ -505,7 +510,7 @@ def _Jlog6(R, p):
 
 
 def quaternion_to_matrix(quat):
-    """Rotation matrix of the (x, y, z, w) quaternion, **not normalised** (Eigen ``toRotationMatrix``).
+    """Rotation matrix of the (x, y, z, w) quaternion, **not normalised** (``toRotationMatrix``).
 
     With tx = 2x, ty = 2y, tz = 2z:
     R = [[1-(ty y+tz z), tx y-tz w, tx z+ty w], [tx y+tz w, 1-(tx x+tz z), ty z-tx w],
@@ -542,7 +547,8 @@ def matrix_to_quaternion(R):
                          0.5 * t), axis=-1)
     d = R[..., _DIAG[0], _DIAG[1]]
     largest = np.where(d[..., 1] > d[..., 0], 1, 0)
-    largest = np.where(d[..., 2] > np.take_along_axis(d, largest[..., None], -1)[..., 0], 2, largest)
+    d_largest = np.take_along_axis(d, largest[..., None], -1)[..., 0]
+    largest = np.where(d[..., 2] > d_largest, 2, largest)
     per_axis = []
     for i in range(3):
         j, k = (i + 1) % 3, (i + 2) % 3
@@ -607,7 +613,10 @@ def _quat_rotate(q, v):
 
 
 def quaternion_dot(a, b):
-    """``a.dot(b)`` over (x, y, z, w), Eigen's order (ax bx + az bz) + (ay by + aw bw). ``(...)``."""
+    """``a.dot(b)`` over (x, y, z, w) in Eigen's order (ax bx + az bz) + (ay by + aw bw).
+
+    ``(..., 4), (..., 4) -> (...)``.
+    """
     a = as_array(a, "quaternion_dot: a", (4,))
     b = as_array(b, "quaternion_dot: b", (4,))
     return _dot4(a, b)
