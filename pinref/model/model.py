@@ -8,16 +8,12 @@ import numpy as np
 
 from ..errors import ModelError, NotNormalizedError, ShapeError, UnsupportedError
 from ..joints.base import JointModel
+from ..joints.liegroup import UNIT_NORM_TOLERANCE
 from ..spatial import SE3, Inertia, Motion
 from ..spatial._kernels import as_array
 from .frame import ALL_FRAME_TYPES, Frame, FrameType
 
 _DOUBLE_MAX = np.finfo(float).max
-
-UNIT_NORM_TOLERANCE = 1e-6
-"""How far the norm of a quaternion or (cos, sin) pair in q may be from 1 before the algorithms
-refuse it. Pinocchio uses such q raw (non-orthonormal rotations flow into every cache); pinref
-refuses it and points to ``pinref.normalize``."""
 
 
 class _Universe(JointModel):
@@ -230,10 +226,15 @@ class Model:
         return a
 
     def check_configuration(self, q, name="q"):
-        """``q`` checked for size, finiteness and unit quaternions / (cos, sin) pairs."""
+        """``q`` checked for size, finiteness and unit quaternions / (cos, sin) pairs.
+
+        A norm off 1 by more than ``UNIT_NORM_TOLERANCE`` raises NotNormalizedError: Pinocchio
+        uses such q raw (non-orthonormal rotations flow into every cache); pinref refuses it
+        and points to ``pinref.normalize``.
+        """
         q = self.check_vector(q, name, self.nq)
         for jmodel in self.joints[1:]:
-            unit = _UNIT_SEGMENTS.get(type(jmodel.lie_group).__name__)
+            unit = jmodel.lie_group.unit
             if unit is None:
                 continue
             seg = q[..., jmodel.idx_q + unit.start:jmodel.idx_q + unit.stop]
@@ -245,15 +246,6 @@ class Model:
                     f"norm {np.max(np.abs(norm - 1.0)) + 1:.12g} (tolerance "
                     f"{UNIT_NORM_TOLERANCE:g}); call pinref.normalize(model, q) first")
         return q
-
-
-# Which slice of a joint's q must have unit norm, by Lie group.
-_UNIT_SEGMENTS = {
-    "SpecialEuclidean3": slice(3, 7),
-    "SpecialOrthogonal3": slice(0, 4),
-    "SpecialOrthogonal2": slice(0, 2),
-    "SpecialEuclidean2": slice(2, 4),
-}
 
 
 def _copy_joint(jmodel):

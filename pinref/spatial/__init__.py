@@ -9,10 +9,10 @@ Conventions (fixed, as in Pinocchio):
 
 from ._kernels import ANGULAR, LINEAR, skew, unSkew
 from .explog import *  # noqa: F401,F403  (exp3, log3, ..., quaternion helpers)
-from .explog import quaternion_to_matrix
+from .explog import __all__ as _explog_all
 from .inertia import Inertia
 from .motion import Force, Motion
 from .se3 import SE3
 
 __all__ = ["ANGULAR", "LINEAR", "SE3", "Motion", "Force", "Inertia", "skew", "unSkew",
-           "quaternion_to_matrix"]
+           *_explog_all]
