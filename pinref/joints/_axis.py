@@ -8,10 +8,15 @@ Rotation about a unit axis u by an angle with cosine c and sine s (``math/rotati
 
 Pinocchio evaluates it entry by entry (``t = (1 - c) u_a * u_b``, then ``t -+ s u_k``, and
 ``(1 - c) u_a * u_a + c`` on the diagonal); here the three constant matrices are built once per
-axis, and one product ``(c, s) @ [I3 - u u^T; [u]x] + u u^T`` gives R for any batch of (c, s).
-The two agree to rounding, for a non-unit axis and a non-unit (c, s) pair as well (both are
-the same polynomial in u, c and s). For a frame axis e_k this is the identity with c and +-s
-written into the 2x2 block, as Pinocchio's aligned joints write it.
+axis, and ``R = u u^T + c (I3 - u u^T) + s [u]x`` is evaluated elementwise for any batch of
+(c, s). The two agree to rounding, for a non-unit axis and a non-unit (c, s) pair as well (both
+are the same polynomial in u, c and s). For a frame axis e_k this is the identity with c and
++-s written into the 2x2 block, as Pinocchio's aligned joints write it (exactly).
+
+Batch invariance: every state gives the same bits alone or inside a batch. Products that fold
+the batch into one BLAS call (``(B, n) @ (n, m)``) sum in another order than the single-state
+call, so they are used only where each output has one non-zero term (exact in any order);
+elsewhere the evaluation is elementwise, or a stacked product of per-state matrices.
 """
 
 import math
@@ -40,6 +45,14 @@ def unit_vector(k):
     return read_only(np.eye(3)[k])
 
 
+_FRAME_AXIS_B0, _FRAME_AXIS_CS = [], []
+for _k in range(3):
+    _e = np.eye(3)[_k]
+    _FRAME_AXIS_B0.append(read_only(np.outer(_e, _e).reshape(9)))
+    _FRAME_AXIS_CS.append(read_only(np.stack(((np.eye(3) - np.outer(_e, _e)).reshape(9),
+                                              skew(_e).reshape(9)))))
+
+
 def motion_subspace(linear=None, angular=None):
     """The constant ``S = [linear; angular]``, ``(6, nv)`` read-only; parts given as ``(3, nv)``."""
     parts = [np.asarray(p, dtype=float) for p in (linear, angular) if p is not None]
@@ -52,18 +65,37 @@ def motion_subspace(linear=None, angular=None):
 
 
 def rotation_basis(axis):
-    """``(B0, Bcs)``, with ``R = B0 + c Bc + s Bs``: B0 = u u^T ``(9,)``, Bcs = [I3 - u u^T; [u]x]
-    ``(2, 9)`` (rows flattened)."""
+    """``(B0, Bc, Bs)`` ``(9,)`` each (3x3 row-major), with ``R = B0 + c Bc + s Bs``:
+    B0 = u u^T, Bc = I3 - u u^T, Bs = [u]x."""
     u = np.asarray(axis, dtype=float)
     uu = np.outer(u, u)
-    return read_only(uu.reshape(9)), read_only(np.stack(((np.eye(3) - uu).reshape(9),
-                                                         skew(u).reshape(9))))
+    return tuple(read_only(B.reshape(9)) for B in (uu, np.eye(3) - uu, skew(u)))
 
 
 def rotation_from_cos_sin(cs, basis):
-    """R about the basis' axis from ``cs = (cos, sin)`` ``(..., 2)``: ``(..., 3, 3)``."""
-    B0, Bcs = basis
-    return (cs @ Bcs + B0).reshape(cs.shape[:-1] + (3, 3))
+    """R about the basis' axis from ``cs = (cos, sin)`` ``(..., 2)``: ``(..., 3, 3)``.
+
+    Elementwise (``c Bc + s Bs + B0``), so that a state gives the same bits alone or in a batch
+    (a matrix product would fold the batch into one BLAS call with another summation order).
+    """
+    B0, Bc, Bs = basis
+    return (cs[..., 0:1] * Bc + cs[..., 1:2] * Bs + B0).reshape(cs.shape[:-1] + (3, 3))
+
+
+def frame_axis_rotation(cs, k):
+    """R about the frame axis e_k from ``cs = (cos, sin)`` ``(..., 2)``: c and +-s written into
+    the identity, as Pinocchio's aligned joints do. One product with 0/+-1 coefficients (one
+    non-zero term per entry, so exact in any summation order and batch-invariant)."""
+    return (cs @ _FRAME_AXIS_CS[k] + _FRAME_AXIS_B0[k]).reshape(cs.shape[:-1] + (3, 3))
+
+
+def affine_eval(x, W, W0):
+    """``x @ W + W0`` for ``x (..., n)``, evaluated elementwise row by row (batch-invariant, see
+    ``rotation_from_cos_sin``): ``((W0 + x_0 W_0) + x_1 W_1) + ...``."""
+    out = W0 + x[..., 0:1] * W[0]
+    for k in range(1, W.shape[0]):
+        out = out + x[..., k:k + 1] * W[k]
+    return out
 
 
 def cos_sin(theta):
@@ -163,6 +195,7 @@ class UnalignedJointModel(JointModel):
     def axis(self, value):
         self._axis = check_axis(value, self.classname())
         self._axis_col = read_only(self._axis[:, None])
+        self._axis_row = read_only(self._axis[None, :])
         self._set_axis(self._axis)
 
     def _set_axis(self, u):

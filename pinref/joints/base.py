@@ -142,14 +142,15 @@ class JointModel:
         self._aba_ndof(jdata, U, jdata.S.mT @ U + np.diag(np.asarray(armature, dtype=float)),
                        I, update_I)
 
-    def _aba_1dof(self, jdata, U, d, I, update_I):
-        """End of a 1-dof ``calc_aba`` once the joint has U ``(..., 6, 1)`` and d = S^T U + arm:
+    def _aba_1dof(self, jdata, U, StU, I, update_I):
+        """End of a 1-dof ``calc_aba`` once the joint has U ``(..., 6, 1)`` and
+        StU = S^T U + armature ``(..., 1, 1)``:
 
-        StU = d ; Dinv = 1 / d ; UDinv = U Dinv ; if update_I: I -= UDinv U^T.
-        Nothing is written when d <= 0 (NotPositiveDefiniteError).
+        Dinv = 1 / StU ; UDinv = U Dinv ; if update_I: I -= UDinv U^T.
+        Nothing is written when StU <= 0 (NotPositiveDefiniteError).
         """
-        Dinv = self._scalar_inverse(d)
-        jdata.U, jdata.StU, jdata.Dinv = U, d[..., None, None], Dinv
+        Dinv = self._scalar_inverse(StU)
+        jdata.U, jdata.StU, jdata.Dinv = U, StU, Dinv
         jdata.UDinv = U * Dinv
         if update_I:
             I -= jdata.UDinv * U.mT
@@ -182,11 +183,12 @@ class JointModel:
         Linv = np.linalg.inv(L)
         return Linv.mT @ Linv
 
-    def _scalar_inverse(self, d):
-        """``Dinv = 1 / d`` for 1-dof joints, as ``(..., 1, 1)``; raises when d <= 0 or d is NaN."""
-        if not (d > 0).all():
-            raise self._not_pd(d[..., None, None])
-        return (1.0 / d)[..., None, None]
+    def _scalar_inverse(self, StU):
+        """``Dinv = 1 / StU`` for 1-dof joints (StU ``(..., 1, 1)``), as Pinocchio does instead of
+        a Cholesky; raises NotPositiveDefiniteError when StU <= 0 or StU is NaN."""
+        if not (StU > 0).all():
+            raise self._not_pd(StU)
+        return 1.0 / StU
 
     def _not_pd(self, StU):
         """The NotPositiveDefiniteError for the block StU ``(..., nv, nv)``, naming the joint and

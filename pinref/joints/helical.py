@@ -8,8 +8,9 @@ calc_aba writes StU for these.
 
 import numpy as np
 
-from ._axis import (UnalignedJointModel, check_scalar, cos_sin, motion_subspace,
-                    normalized_axis, rotation_basis, rotation_from_cos_sin, unit_vector)
+from ._axis import (UnalignedJointModel, check_scalar, cos_sin, frame_axis_rotation,
+                    motion_subspace, normalized_axis, rotation_basis, rotation_from_cos_sin,
+                    unit_vector)
 from .base import JointData, JointModel
 from .liegroup import VectorSpace
 from ..errors import ShapeError
@@ -33,7 +34,6 @@ class JointModelHelicalTpl(JointModel):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls._unit = unit_vector(cls.axis)
-        cls._rotation = rotation_basis(cls._unit)
         cls._S_no_pitch = motion_subspace(angular=cls._unit[:, None])
 
     def __init__(self, pitch=0.0):
@@ -65,7 +65,7 @@ class JointModelHelicalTpl(JointModel):
         v = q_dot S ; c = 0."""
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
-        jdata.M = SE3._wrap(rotation_from_cos_sin(cos_sin(qs), self._rotation),
+        jdata.M = SE3._wrap(frame_axis_rotation(cos_sin(qs), self.axis),
                             (qs * self._pitch) * self._unit)
         jdata.S = self._S
         if vs is not None:
@@ -77,7 +77,7 @@ class JointModelHelicalTpl(JointModel):
         Dinv = 1 / StU ; UDinv = U Dinv ; if update_I: I -= UDinv U^T."""
         a, k = LINEAR.start + self.axis, ANGULAR.start + self.axis
         U = I[..., :, k:k + 1] + self._pitch * I[..., :, a:a + 1]
-        self._aba_1dof(jdata, U, U[..., k, 0] + self._pitch * U[..., a, 0] + armature[0],
+        self._aba_1dof(jdata, U, U[..., k:k + 1, :] + self._pitch * U[..., a:a + 1, :] + armature,
                        I, update_I)
 
 
@@ -154,8 +154,8 @@ class JointModelHelicalUnaligned(UnalignedJointModel):
     def calc_aba(self, jdata, armature, I, update_I):
         """U = I S = I[:, 3:6] u + h I[:, 0:3] u ; StU = u . U[3:6] + h u . U[0:3] + armature ;
         Dinv = 1 / StU ; UDinv = U Dinv ; if update_I: I -= UDinv U^T."""
-        u, h = self._axis, self._pitch
+        u, h = self._axis_row, self._pitch
         U = I[..., :, ANGULAR] @ self._axis_col + h * (I[..., :, LINEAR] @ self._axis_col)
-        self._aba_1dof(jdata, U, U[..., ANGULAR, 0] @ u + h * (U[..., LINEAR, 0] @ u) + armature[0],
+        self._aba_1dof(jdata, U, u @ U[..., ANGULAR, :] + h * (u @ U[..., LINEAR, :]) + armature,
                        I, update_I)
 

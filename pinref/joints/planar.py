@@ -43,7 +43,7 @@ class JointModelPlanar(JointModel):
         S constant ; v = S q_dot ; c = 0."""
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
-        Rp = qs @ _W + _W0
+        Rp = qs @ _W + _W0  # 0/+-1 coefficients, one term per entry: exact
         jdata.M = SE3._wrap(Rp[..., :9].reshape(qs.shape[:-1] + (3, 3)), Rp[..., 9:])
         if vs is not None:
             jdata.joint_v = vs

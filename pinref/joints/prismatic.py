@@ -52,7 +52,8 @@ class JointModelPrismaticTpl(JointModel):
         """U = I S = I[:, axis] ; StU = U[axis] + armature ; Dinv = 1 / StU ; UDinv = U Dinv ;
         if update_I: I -= UDinv U^T.  (Pinocchio 3.8.0 leaves StU unwritten here.)"""
         k = LINEAR.start + self.axis
-        self._aba_1dof(jdata, I[..., :, k:k + 1].copy(), I[..., k, k] + armature[0], I, update_I)
+        self._aba_1dof(jdata, I[..., :, k:k + 1].copy(), I[..., k:k + 1, k:k + 1] + armature,
+                       I, update_I)
 
 
 class JointModelPX(JointModelPrismaticTpl):
@@ -97,4 +98,4 @@ class JointModelPrismaticUnaligned(UnalignedJointModel):
         """U = I S = I[:, 0:3] u ; StU = u . U[0:3] + armature ; Dinv = 1 / StU ;
         UDinv = U Dinv ; if update_I: I -= UDinv U^T.  (Pinocchio 3.8.0 leaves StU unwritten.)"""
         U = I[..., :, LINEAR] @ self._axis_col
-        self._aba_1dof(jdata, U, U[..., LINEAR, 0] @ self._axis + armature[0], I, update_I)
+        self._aba_1dof(jdata, U, self._axis_row @ U[..., LINEAR, :] + armature, I, update_I)

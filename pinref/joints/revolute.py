@@ -5,19 +5,16 @@ nq = nv = 1, q = (theta). M = (R_axis(theta), 0), S = [0; e_axis], v = q_dot S, 
 
 import numpy as np
 
-from ._axis import (ZERO3, cos_sin, motion_subspace, rotation_basis, rotation_from_cos_sin,
-                    unit_vector)
+from ._axis import ZERO3, cos_sin, frame_axis_rotation, motion_subspace, unit_vector
 from .base import JointData, JointModel
 from .liegroup import VectorSpace
 from ..spatial import SE3, Motion
 from ..spatial._kernels import ANGULAR
 
-_ROTATION_BASES = tuple(rotation_basis(unit_vector(k)) for k in range(3))
-
 
 def axis_rotation(axis, c, s):
     """``R_axis`` from cos and sin ``(...)``, written as Pinocchio writes c and +-s into I3."""
-    return rotation_from_cos_sin(np.stack((c, s), axis=-1), _ROTATION_BASES[axis])
+    return frame_axis_rotation(np.stack((c, s), axis=-1), axis)
 
 
 class JointModelRevoluteTpl(JointModel):
@@ -36,7 +33,6 @@ class JointModelRevoluteTpl(JointModel):
         super().__init_subclass__(**kwargs)
         cls._S = motion_subspace(angular=unit_vector(cls.axis)[:, None])
         cls._S_col = cls._S[:, 0]
-        cls._rotation = _ROTATION_BASES[cls.axis]
 
     def getMotionAxis(self):
         """The unit axis e_axis ``(3,)``."""
@@ -49,7 +45,7 @@ class JointModelRevoluteTpl(JointModel):
         """M = (R_axis(q), 0) ; S = [0; e_axis] (constant) ; v = q_dot S ; c = 0."""
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
-        jdata.M = SE3._wrap(rotation_from_cos_sin(cos_sin(qs), self._rotation), ZERO3)
+        jdata.M = SE3._wrap(frame_axis_rotation(cos_sin(qs), self.axis), ZERO3)
         if vs is not None:
             jdata.joint_v = vs
             jdata.v = Motion._wrap(vs * self._S_col)
@@ -58,7 +54,8 @@ class JointModelRevoluteTpl(JointModel):
         """U = I S = I[:, 3+axis] ; StU = U[3+axis] + armature ; Dinv = 1 / StU ; UDinv = U Dinv ;
         if update_I: I -= UDinv U^T.  (Pinocchio 3.8.0 leaves StU unwritten here.)"""
         k = ANGULAR.start + self.axis
-        self._aba_1dof(jdata, I[..., :, k:k + 1].copy(), I[..., k, k] + armature[0], I, update_I)
+        self._aba_1dof(jdata, I[..., :, k:k + 1].copy(), I[..., k:k + 1, k:k + 1] + armature,
+                       I, update_I)
 
 
 class JointModelRX(JointModelRevoluteTpl):

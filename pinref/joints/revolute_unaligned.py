@@ -48,4 +48,4 @@ class JointModelRevoluteUnaligned(UnalignedJointModel):
         """U = I S = I[:, 3:6] u ; StU = u . U[3:6] + armature ; Dinv = 1 / StU ;
         UDinv = U Dinv ; if update_I: I -= UDinv U^T.  (Pinocchio 3.8.0 leaves StU unwritten.)"""
         U = I[..., :, ANGULAR] @ self._axis_col
-        self._aba_1dof(jdata, U, U[..., ANGULAR, 0] @ self._axis + armature[0], I, update_I)
+        self._aba_1dof(jdata, U, self._axis_row @ U[..., ANGULAR, :] + armature, I, update_I)

@@ -8,8 +8,8 @@ the rotation formula evaluated at that c and s, S = [0; u], v = q_dot S, c = 0.
 
 import numpy as np
 
-from ._axis import (ZERO3, UnalignedJointModel, motion_subspace, rotation_basis,
-                    rotation_from_cos_sin, unit_vector)
+from ._axis import (ZERO3, UnalignedJointModel, frame_axis_rotation, motion_subspace,
+                    rotation_basis, rotation_from_cos_sin, unit_vector)
 from .base import JointData, JointModel
 from .liegroup import SpecialOrthogonal2
 from ..spatial import SE3, Motion
@@ -32,7 +32,6 @@ class JointModelRevoluteUnboundedTpl(JointModel):
         super().__init_subclass__(**kwargs)
         cls._S = motion_subspace(angular=unit_vector(cls.axis)[:, None])
         cls._S_col = cls._S[:, 0]
-        cls._rotation = rotation_basis(unit_vector(cls.axis))
 
     def getMotionAxis(self):
         """The unit axis e_axis ``(3,)``."""
@@ -47,7 +46,7 @@ class JointModelRevoluteUnboundedTpl(JointModel):
         c = 0."""
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
-        jdata.M = SE3._wrap(rotation_from_cos_sin(qs, self._rotation), ZERO3)
+        jdata.M = SE3._wrap(frame_axis_rotation(qs, self.axis), ZERO3)
         if vs is not None:
             jdata.joint_v = vs
             jdata.v = Motion._wrap(vs * self._S_col)
@@ -56,7 +55,8 @@ class JointModelRevoluteUnboundedTpl(JointModel):
         """U = I S = I[:, 3+axis] ; StU = U[3+axis] + armature ; Dinv = 1 / StU ; UDinv = U Dinv ;
         if update_I: I -= UDinv U^T.  (Pinocchio 3.8.0 leaves StU unwritten here.)"""
         k = ANGULAR.start + self.axis
-        self._aba_1dof(jdata, I[..., :, k:k + 1].copy(), I[..., k, k] + armature[0], I, update_I)
+        self._aba_1dof(jdata, I[..., :, k:k + 1].copy(), I[..., k:k + 1, k:k + 1] + armature,
+                       I, update_I)
 
 
 class JointModelRUBX(JointModelRevoluteUnboundedTpl):
@@ -105,4 +105,4 @@ class JointModelRevoluteUnboundedUnaligned(UnalignedJointModel):
         """U = I S = I[:, 3:6] u ; StU = u . U[3:6] + armature ; Dinv = 1 / StU ;
         UDinv = U Dinv ; if update_I: I -= UDinv U^T.  (Pinocchio 3.8.0 leaves StU unwritten.)"""
         U = I[..., :, ANGULAR] @ self._axis_col
-        self._aba_1dof(jdata, U, U[..., ANGULAR, 0] @ self._axis + armature[0], I, update_I)
+        self._aba_1dof(jdata, U, self._axis_row @ U[..., ANGULAR, :] + armature, I, update_I)

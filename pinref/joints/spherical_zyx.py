@@ -55,7 +55,7 @@ class JointModelSphericalZYX(JointModel):
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
         b = qs.shape[:-1]
-        L = cos_sin(qs) @ _W + _W0
+        L = cos_sin(qs) @ _W + _W0  # 0/+-1 coefficients, one term per entry: exact
         R3 = L[..., :27].reshape(b + (3, 3, 3))
         jdata.M = SE3._wrap(R3[..., 0, :, :] @ R3[..., 1, :, :] @ R3[..., 2, :, :], ZERO3)
         SC = L[..., 27:45].reshape(b + (6, 3)) @ L[..., 45:].reshape(b + (3, 6))

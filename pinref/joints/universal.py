@@ -15,7 +15,7 @@ formulas above hold for any two axes, and pinref takes the axes as given.
 
 import numpy as np
 
-from ._axis import EYES, ZERO3, affine_map, check_axis, cos_sin, unit_vector
+from ._axis import EYES, ZERO3, affine_eval, affine_map, check_axis, cos_sin, unit_vector
 from .base import JointData, JointModel
 from .liegroup import VectorSpace
 from ..errors import ShapeError
@@ -91,7 +91,7 @@ class JointModelUniversal(JointModel):
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
         b = qs.shape[:-1]
-        L = cos_sin(qs) @ self._W + self._W0
+        L = affine_eval(cos_sin(qs), self._W, self._W0)
         jdata.M = SE3._wrap(L[..., :9].reshape(b + (3, 3)) @ L[..., 9:18].reshape(b + (3, 3)),
                             ZERO3)
         jdata.S = L[..., 18:30].reshape(b + (6, 2))
