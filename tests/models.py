@@ -15,7 +15,12 @@ MODEL_NAMES = ["tutorial", "manipulator", "humanoid", "tree0", "tree1"]
 
 def random_tree(seed):
     """A branching tree using every joint type of ``pinref.joints.JOINT_TYPES`` (twice, shuffled),
-    random placements and random physical inertias."""
+    random placements and random physical inertias.
+
+    Each new joint hangs from a joint of the path from the root to the last joint added, so the
+    joints come in depth-first order and every subtree owns a contiguous range of dofs, as
+    Pinocchio's CRBA requires.
+    """
     rng = np.random.default_rng(seed)
     types = [j() if callable(j) and not isinstance(j, pinref.JointModel) else j
              for j in pinref.joints.JOINT_TYPES]
@@ -28,7 +33,8 @@ def random_tree(seed):
             # Pinocchio's Python API makes this joint about x only; the random placement
             # below still turns that axis anywhere.
             jmodel = type(jmodel)(np.array([1.0, 0.0, 0.0]))
-        parent = int(rng.integers(0, model.njoints)) if k else 0
+        path = model.supports[model.njoints - 1]
+        parent = int(path[rng.integers(0, len(path))])
         placement = pinref.SE3.Random(rng=rng)
         jid = model.addJoint(parent, jmodel, placement, f"j{k}_{jmodel.shortname()[10:]}")
         model.appendBodyToJoint(jid, pinref.Inertia.Random(rng=rng), pinref.SE3.Random(rng=rng))

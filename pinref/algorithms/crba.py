@@ -60,6 +60,7 @@ def crba_upper(model, data, q):
     q : (..., model.nq). Writes liMi, Ycrb (i >= 1), Fcrb (the subtree columns), M, joints.
     """
     q, _, shape = state(model, q)
+    model.check_compact_subtrees("crba")
     data.M = writable(data.M, shape + (model.nv, model.nv))
     for i in range(1, model.njoints):
         _crba_forward_step(model.joints[i], data.joints[i], model, data, q)

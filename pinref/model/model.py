@@ -218,6 +218,19 @@ class Model:
 
     # --- argument checks shared by the algorithms ---------------------------------------
 
+    def check_compact_subtrees(self, algorithm):
+        """Raise ModelError unless every subtree owns a contiguous range of joint ids (and so of
+        dofs), which CRBA needs to write ``M[cols_i, idx_v : idx_v + nvSubtree[i]]``
+        (Pinocchio's ``CRBAChecker``; Pinocchio itself does not run it and returns a wrong M).
+        A tree whose joints were added depth-first always passes."""
+        for i in range(1, self.njoints):
+            sub = self.subtrees[i]
+            if sub[-1] - i + 1 != len(sub):
+                raise ModelError(
+                    f"{algorithm}: the subtree of joint {self.names[i]!r} has joints {sub}, which "
+                    "are not numbered contiguously; add the joints depth-first (every joint "
+                    "after its parent and before the next sibling subtree of an ancestor)")
+
     def check_vector(self, x, name, size):
         """``x`` as a float array of trailing size ``size``, finite (ShapeError, NonFiniteError)."""
         a = as_array(x, name, (size,)) if np.ndim(x) >= 1 else None

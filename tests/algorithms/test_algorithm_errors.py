@@ -100,3 +100,15 @@ def test_singular_joint_space_inertia_names_the_joint(joint):
         pinref.aba(model, pinref.Data(model), q, np.zeros(model.nv), np.zeros(model.nv))
     with pytest.raises(ArithmeticError):
         pinref.aba(model, pinref.Data(model), q, np.zeros(model.nv), np.zeros(model.nv))
+
+
+def test_crba_refuses_a_tree_whose_subtrees_are_not_contiguous():
+    model = pinref.Model()
+    a = model.addJoint(0, pinref.JointModelRX(), pinref.SE3.Identity(), "a")
+    model.addJoint(0, pinref.JointModelRY(), pinref.SE3.Identity(), "b")
+    model.addJoint(a, pinref.JointModelRZ(), pinref.SE3.Identity(), "a_child")
+    for j in range(1, 4):
+        model.appendBodyToJoint(j, pinref.Inertia.Random())
+    with pytest.raises(errors.ModelError, match="subtree of joint 'a'.*depth-first"):
+        pinref.crba(model, pinref.Data(model), np.zeros(3))
+    pinref.aba(model, pinref.Data(model), np.zeros(3), np.zeros(3), np.zeros(3))

@@ -73,7 +73,10 @@ def _caches(model, data, lib, idx, batch):
         for name, tail in (("S", (6, nv)), ("U", (6, nv)), ("UDinv", (6, nv)),
                            ("Dinv", (nv, nv)), ("v", (6,)), ("c", (6,))):
             value = getattr(jd, name)
-            value = value.vector if name in ("v", "c") else np.reshape(value, tail)
+            if name in ("v", "c"):
+                value = value.vector
+            elif lib == "pin":
+                value = np.reshape(value, tail)
             out[f"joints[{i}].{name}"] = get(value, tail)
     return out
 
