@@ -1,5 +1,11 @@
 """Convert models between pinref and Pinocchio 3.8.0, number for number.
 
+``to_pinocchio(model)`` and ``from_pinocchio(pin_model)`` copy the joints (type, axis, pitch),
+names, parents, joint placements, inertias, frames (name, type, parents, placement, inertia),
+limits (which may be infinite, as a URDF's), friction, damping, armature, rotor parameters,
+gravity, ``nbodies`` and the model name. Every number is copied, never recomputed, so a round
+trip returns equal arrays (``np.array_equal``).
+
 Pinocchio is imported when a function is called, so ``import pinref`` needs numpy only.
 """
 
@@ -7,6 +13,10 @@ import numpy as np
 
 from ..errors import UnsupportedError
 from ..spatial import SE3, Inertia, Motion
+
+# Model fields holding one number per configuration (q) or velocity (v) entry.
+_LIMIT_FIELDS = ("effortLimit", "velocityLimit", "lowerPositionLimit", "upperPositionLimit",
+                 "friction", "damping", "armature", "rotorInertia", "rotorGearRatio")
 
 
 def _pinocchio():
@@ -31,8 +41,12 @@ def _joint_args(jmodel):
 
 
 def to_pinocchio(model):
-    """A ``pinocchio.Model`` equal to the pinref ``model``: joints, names, placements,
-    inertias, frames, limits, armature, friction, damping, rotor parameters and gravity."""
+    """A ``pinocchio.Model`` equal to the pinref ``model``, field for field.
+
+    A ``JointModelRevoluteUnboundedUnaligned`` about any axis is supported, although
+    Pinocchio's Python constructor makes it about e_x only (see
+    ``_pin_revolute_unbounded_unaligned``).
+    """
     pin = _pinocchio()
     pm = pin.Model()
     pm.name = model.name
@@ -40,11 +54,7 @@ def to_pinocchio(model):
         jmodel = model.joints[i]
         name = jmodel.shortname()
         if name == "JointModelRevoluteUnboundedUnaligned":
-            if not np.array_equal(jmodel.axis, [1.0, 0.0, 0.0]):
-                raise UnsupportedError(
-                    f"joint {model.names[i]!r}: Pinocchio's Python API builds a "
-                    "JointModelRevoluteUnboundedUnaligned about x only; its axis cannot be set")
-            pjoint = pin.JointModelRevoluteUnboundedUnaligned()
+            pjoint = _pin_revolute_unbounded_unaligned(pin, jmodel.axis, model.names[i])
         else:
             pjoint = getattr(pin, name)(*_joint_args(jmodel))
         qs, vs = jmodel.q_slice, jmodel.v_slice
@@ -60,16 +70,15 @@ def to_pinocchio(model):
         pm.addFrame(pin.Frame(frame.name, frame.parentJoint, frame.parentFrame,
                               _pin_se3(pin, frame.placement), pin.FrameType(int(frame.type)),
                               _pin_inertia(pin, frame.inertia)), False)
-    pm.armature = model.armature.copy()
-    pm.rotorInertia = model.rotorInertia.copy()
-    pm.rotorGearRatio = model.rotorGearRatio.copy()
+    for field in _LIMIT_FIELDS:
+        setattr(pm, field, np.array(getattr(model, field), dtype=float))
     pm.gravity = pin.Motion(model.gravity.vector.copy())
     return pm
 
 
 def from_pinocchio(pin_model):
-    """A pinref ``Model`` equal to ``pin_model``. Mimic and composite joints raise
-    UnsupportedError naming the joint."""
+    """A pinref ``Model`` equal to ``pin_model``, field for field. Mimic and composite joints
+    raise UnsupportedError naming the joint."""
     pin = _pinocchio()
     import pinref
 
@@ -81,37 +90,69 @@ def from_pinocchio(pin_model):
         pjoint = pin_model.joints[i]
         name = pjoint.shortname()
         cls = getattr(pinref.joints, name, None)
-        if cls is None or "Mimic" in name or "Composite" in name:
+        if cls is None:
             raise UnsupportedError(f"joint {pin_model.names[i]!r} is a {name}, which pinref does "
                                    "not support (mimic and composite joints are out of scope)")
-        jmodel = cls(*_joint_args(pjoint.extract()))
         if name == "JointModelRevoluteUnboundedUnaligned":
             jmodel = cls(_unbounded_unaligned_axis(pin, pjoint))
-        qs = slice(pjoint.idx_q, pjoint.idx_q + pjoint.nq)
-        vs = slice(pjoint.idx_v, pjoint.idx_v + pjoint.nv)
+        else:
+            jmodel = cls(*_joint_args(pjoint.extract()))
+        # The limits, which Pinocchio allows to be infinite, are copied below.
         model.addJoint(pin_model.parents[i], jmodel, _se3(pin_model.jointPlacements[i]),
-                       pin_model.names[i], pin_model.effortLimit[vs], pin_model.velocityLimit[vs],
-                       pin_model.lowerPositionLimit[qs], pin_model.upperPositionLimit[qs],
-                       pin_model.friction[vs], pin_model.damping[vs])
+                       pin_model.names[i])
     model.inertias = [_inertia(Y) for Y in pin_model.inertias]
     for frame in list(pin_model.frames)[1:]:
         model.frames.append(Frame(frame.name, frame.parentJoint, frame.parentFrame,
                                   _se3(frame.placement), FrameType(int(frame.type)),
                                   _inertia(frame.inertia)))
     model.nbodies = pin_model.nbodies
-    model.armature = np.array(pin_model.armature, dtype=float)
-    model.rotorInertia = np.array(pin_model.rotorInertia, dtype=float)
-    model.rotorGearRatio = np.array(pin_model.rotorGearRatio, dtype=float)
+    for field in _LIMIT_FIELDS:
+        setattr(model, field, np.array(getattr(pin_model, field), dtype=float))
     model.gravity = Motion(np.array(pin_model.gravity.vector, dtype=float))
     return model
 
 
 def _unbounded_unaligned_axis(pin, pjoint):
     """The axis of a RevoluteUnboundedUnaligned joint, which Python does not expose: S's
-    angular part at the neutral configuration."""
+    angular part at the neutral configuration (S = [0; axis] exactly)."""
     jdata = pjoint.createData()
     pjoint.calc(jdata, np.array([1.0, 0.0]))
     return np.array(jdata.S, dtype=float).reshape(6, -1)[3:, 0]
+
+
+def _pin_revolute_unbounded_unaligned(pin, axis, joint_name):
+    """``pin.JointModelRevoluteUnboundedUnaligned`` about ``axis``, bit for bit.
+
+    Pinocchio's Python constructor takes no axis (it is e_x). The joint is therefore read back
+    from Pinocchio's own text archive (``Model.saveToString``, doubles printed with 17
+    significant digits, so they round-trip exactly) of a one-joint model, in which the three
+    numbers of e_x are replaced by ``axis``. The archive holds e_x-like triples elsewhere too
+    (identity rotations), so each occurrence is tried and the result is accepted only when the
+    loaded joint's S reproduces ``axis`` exactly; otherwise UnsupportedError.
+    """
+    axis = np.asarray(axis, dtype=float)
+    if np.array_equal(axis, [1.0, 0.0, 0.0]):
+        return pin.JointModelRevoluteUnboundedUnaligned()
+    template = pin.Model()
+    template.addJoint(0, pin.JointModelRevoluteUnboundedUnaligned(), pin.SE3.Identity(), "j")
+    text = template.saveToString()
+    ex = " ".join(f"{c:.17e}" for c in (1.0, 0.0, 0.0))
+    patched_axis = " ".join(f"{c:.17e}" for c in axis)
+    start = text.find(ex)
+    while start >= 0:
+        candidate = pin.Model()
+        try:
+            candidate.loadFromString(text[:start] + patched_axis + text[start + len(ex):])
+        except Exception:  # a number the archive reader refuses (e.g. subnormal): give up
+            break
+        pjoint = candidate.joints[1]
+        if (pjoint.shortname() == "JointModelRevoluteUnboundedUnaligned"
+                and np.array_equal(_unbounded_unaligned_axis(pin, pjoint), axis)):
+            return pjoint
+        start = text.find(ex, start + 1)
+    raise UnsupportedError(
+        f"joint {joint_name!r}: could not build Pinocchio's JointModelRevoluteUnboundedUnaligned "
+        f"about {axis.tolist()} (its Python API makes it about e_x only)")
 
 
 def _se3(M):

@@ -5,6 +5,8 @@ from .frame import Frame, FrameType
 from .model import UNIT_NORM_TOLERANCE, Model
 from .sample_models import (buildSampleModelHumanoid, buildSampleModelManipulator,
                             buildTutorialModel)
+from .urdf import buildModelFromUrdf, buildModelFromXML
 
 __all__ = ["Data", "Frame", "FrameType", "Model", "UNIT_NORM_TOLERANCE",
-           "buildSampleModelHumanoid", "buildSampleModelManipulator", "buildTutorialModel"]
+           "buildSampleModelHumanoid", "buildSampleModelManipulator", "buildTutorialModel",
+           "buildModelFromUrdf", "buildModelFromXML"]
