@@ -4,22 +4,33 @@ Shapes: 3-vectors ``(..., 3)``, spatial vectors ``(..., 6)`` ordered [linear; an
 rotations ``(..., 3, 3)``, 6x6 matrices ``(..., 6, 6)``. Only last-axis operations are used, so
 any leading axes broadcast. The classes in this package are thin wrappers over these functions;
 the algorithms call the classes, so no axis juggling shows there.
+
+Cost model (performance-notes.md): on one state, time is NumPy dispatch (0.1 to 1 us a call),
+not arithmetic, so the kernels minimise calls: ``take`` on the last axis (0.3 us) instead of a
+fancy index (1 us) or ``np.cross`` (16 us), and both halves of a spatial vector handled by one
+call on a ``(..., 2, 3)`` view. Results follow Pinocchio's evaluation order where it is
+simple to follow (cross products, dot products, the inertia formulas), so cancelling terms
+round the same way.
 """
+
+import functools
 
 import numpy as np
 
-from ..errors import NonFiniteError, ShapeError
+from ..errors import NonFiniteError, PinrefError, ShapeError
 
 LINEAR = slice(0, 3)
 ANGULAR = slice(3, 6)
 
-_P1 = np.array([1, 2, 0])
-_P2 = np.array([2, 0, 1])
+EPS = np.finfo(float).eps
+
+_NEXT = np.array([1, 2, 0])  # (y, z, x): a.take(_NEXT) is a cyclic shift
+_PREV = np.array([2, 0, 1])  # (z, x, y)
 
 
 def mT(A):
-    """Transpose of the last two axes: ``(..., m, n) -> (..., n, m)``."""
-    return np.swapaxes(A, -1, -2)
+    """Transpose of the last two axes: ``(..., m, n) -> (..., n, m)`` (a view)."""
+    return np.asarray(A).mT
 
 
 def matvec(A, x):
@@ -28,12 +39,12 @@ def matvec(A, x):
 
 
 def cross(a, b):
-    """``a x b`` for ``(..., 3)`` arrays, Eigen's evaluation order (a1 b2 - a2 b1, ...)."""
-    return a[..., _P1] * b[..., _P2] - a[..., _P2] * b[..., _P1]
+    """``a x b`` for ``(..., 3)`` arrays, in Eigen's order: ``(a_y b_z - a_z b_y, ...)``."""
+    return a.take(_NEXT, -1) * b.take(_PREV, -1) - a.take(_PREV, -1) * b.take(_NEXT, -1)
 
 
 def skew(v):
-    """``[v]x`` with ``[v]x w == v x w``: ``(..., 3) -> (..., 3, 3)``. Mirrors ``pinocchio::skew``."""
+    """``[v]x`` with ``[v]x w == v x w``: ``(..., 3) -> (..., 3, 3)`` (``pinocchio::skew``)."""
     v = np.asarray(v, dtype=float)
     out = np.zeros(v.shape[:-1] + (3, 3))
     out[..., 0, 1] = -v[..., 2]
@@ -57,6 +68,9 @@ def unSkew(M):
     )
 
 
+# --- argument checking (the API boundary, design.md section 5) ---------------------------------
+
+
 def batch_shape(*arrays_and_tails):
     """Broadcast of the leading axes of ``(array, n_trailing_axes)`` pairs; ShapeError if none."""
     shapes = [a.shape[: a.ndim - tail] for a, tail in arrays_and_tails]
@@ -74,12 +88,73 @@ def as_array(x, name, tail):
     try:
         a = np.asarray(x, dtype=float)
     except (TypeError, ValueError):
-        raise ShapeError(f"{name}: expected an array of trailing shape {tail}, got {x!r}") from None
+        raise ShapeError(
+            f"{name}: expected an array of trailing shape {tail}, got {x!r}") from None
     if a.shape[a.ndim - len(tail):] != tuple(tail) or a.ndim < len(tail):
         raise ShapeError(f"{name}: expected trailing shape {tuple(tail)}, got shape {a.shape}")
     if not np.all(np.isfinite(a)):
         raise NonFiniteError(f"{name}: contains NaN or infinity")
     return a
+
+
+def _batch_of(x, tail):
+    """The batch shape of an operand: ``.shape`` of a spatial object, leading axes of an array."""
+    if isinstance(x, (np.ndarray, list, tuple, int, float)):
+        shape = np.shape(x)
+        return shape[: len(shape) - tail]
+    return getattr(x, "shape", ())
+
+
+def broadcasting(tail=0):
+    """Decorator of a binary method ``self.op(other)``: batch shapes that do not broadcast raise
+    a ShapeError naming both, instead of NumPy's ValueError from inside a kernel.
+
+    The check runs only when the kernel failed (a ``try`` block costs nothing otherwise), so the
+    hot path pays one extra Python call. ``tail`` is the number of trailing axes of ``other``
+    when it is a plain array (a point has 1, a scalar 0). Any other error propagates unchanged.
+    """
+
+    def decorate(method):
+        @functools.wraps(method)
+        def checked(self, other, *args, **kwargs):
+            try:
+                return method(self, other, *args, **kwargs)
+            except ValueError as exc:
+                if isinstance(exc, PinrefError):
+                    raise
+                shapes = (self.shape, _batch_of(other, tail))
+                try:
+                    np.broadcast_shapes(*shapes)
+                except ValueError:
+                    raise ShapeError(
+                        f"{type(self).__name__}.{method.__name__}: batch shapes {shapes[0]} and "
+                        f"{shapes[1]} do not broadcast") from None
+                raise
+
+        return checked
+
+    return decorate
+
+
+def is_approx(a, b, prec, ndim):
+    """Eigen's ``a.isApprox(b, prec)`` over the last ``ndim`` axes, one bool per batch element:
+    ``|a - b|^2 <= prec^2 min(|a|^2, |b|^2)`` (so a zero is approximately only an exact zero)."""
+    axes = tuple(range(-ndim, 0))
+    d2 = np.sum((a - b) ** 2, axis=axes)
+    return d2 <= prec * prec * np.minimum(np.sum(a * a, axis=axes), np.sum(b * b, axis=axes))
+
+
+def is_identity(A, prec):
+    """Eigen's ``A.isIdentity(prec)`` per batch element: ``|A_ii - 1| <= prec min(|A_ii|, 1)``
+    on the diagonal and ``|A_ij| <= prec`` off it."""
+    n = A.shape[-1]
+    eye = np.eye(n, dtype=bool)
+    off = np.all(np.abs(np.where(eye, 0.0, A)) <= prec, axis=(-2, -1))
+    d = np.diagonal(A, axis1=-2, axis2=-1)
+    return off & np.all(np.abs(d - 1.0) <= prec * np.minimum(np.abs(d), 1.0), axis=-1)
+
+
+# --- spatial vectors --------------------------------------------------------------------------
 
 
 def stack6(linear, angular):
@@ -91,10 +166,96 @@ def stack6(linear, angular):
     return np.concatenate((linear, angular), axis=-1)
 
 
+def halves(x):
+    """A spatial vector as the rows of a ``(..., 2, 3)`` array: ``[[linear], [angular]]`` (a view
+    when x is contiguous). Lets one 3-D operation act on both halves at once."""
+    return x.reshape(x.shape[:-1] + (2, 3))
+
+
 def rot_pair(R, x):
-    """Apply R to both halves of a spatial vector: ``(R x_lin, R x_ang)`` as ``(..., 6)``."""
-    y = matvec(R[..., None, :, :], x.reshape(x.shape[:-1] + (2, 3)))
+    """Apply R to both halves of a spatial vector: ``(R x_lin, R x_ang)`` as ``(..., 6)``.
+
+    The halves are the rows of a ``(..., 2, 3)`` matrix X, so this is ``X R^T`` (a matrix
+    product, not a matrix-vector product).
+    """
+    y = halves(x) @ mT(R)
     return y.reshape(y.shape[:-2] + (6,))
+
+
+def spatial_dot(a, b):
+    """``a . b = a_lin . b_lin + a_ang . b_ang`` (``MotionDense::dot``), shape ``(...)``.
+
+    Each 3-term dot is summed left to right, then the two are added, as Eigen does; this order
+    matters when the terms cancel.
+    """
+    p = a * b
+    p = p.reshape(p.shape[:-1] + (2, 3))  # [[linear products], [angular products]]
+    halves = p[..., 0] + p[..., 1] + p[..., 2]
+    return halves[..., 0] + halves[..., 1]
+
+
+def _crm_literal(m):
+    """``[[w]x, [v]x; 0, [w]x]`` for one motion ``m = [v; w]``, written block by block."""
+    out = np.zeros((6, 6))
+    out[LINEAR, LINEAR] = out[ANGULAR, ANGULAR] = skew(m[ANGULAR])
+    out[LINEAR, ANGULAR] = skew(m[LINEAR])
+    return out
+
+
+# crm(m) is linear in m: crm(m) = sum_k m_k crm(e_k). Row k of this basis is crm(e_k) flattened,
+# so ``m @ _CRM_BASIS`` builds every crm(m) of a batch in one product (each entry is one +-m_k
+# plus exact zeros, so the matrix is exact).
+_CRM_BASIS = np.stack([_crm_literal(e).reshape(36) for e in np.eye(6)])
+_CRF_BASIS = np.stack([-_crm_literal(e).T.reshape(36) for e in np.eye(6)])
+
+
+def motion_action(m):
+    """6x6 ``crm(m) = [[w]x, [v]x; 0, [w]x]`` with ``motion_action(a) @ b == a ^ b``."""
+    return (m @ _CRM_BASIS).reshape(m.shape[:-1] + (6, 6))
+
+
+def motion_dual_action(m):
+    """6x6 ``crf(m) = -crm(m)^T = [[w]x, 0; [v]x, [w]x]`` with ``crf(v) @ f == v x* f``."""
+    return (m @ _CRF_BASIS).reshape(m.shape[:-1] + (6, 6))
+
+
+def _block_cross_indices(blocks):
+    """Gather indices for ``cross_blocks``; ``blocks`` lists the (offset in x, offset in y) of
+    the 3-D blocks to cross, e.g. ``(0, 3)`` for ``x[0:3] x y[3:6]``."""
+    def gather(offsets, order):
+        return np.concatenate([offset + order for offset in offsets])
+
+    xs, ys = [i for i, _ in blocks], [j for _, j in blocks]
+    return gather(xs, _NEXT), gather(ys, _PREV), gather(xs, _PREV), gather(ys, _NEXT)
+
+
+def cross_blocks(x, y, indices):
+    """Several 3-D cross products between blocks of x and y, concatenated on the last axis,
+    each in Eigen's order ``(x_1 y_2 - x_2 y_1, ...)``: four gathers whatever their number."""
+    x_next, y_prev, x_prev, y_next = indices
+    return x.take(x_next, -1) * y.take(y_prev, -1) - x.take(x_prev, -1) * y.take(y_next, -1)
+
+
+_MOTION_CROSS_MOTION = _block_cross_indices([(0, 3), (3, 0), (3, 3)])  # v x w', w x v', w x w'
+_MOTION_CROSS_FORCE = _block_cross_indices([(3, 0), (3, 3), (0, 0)])  # w x f, w x n, v x f
+
+
+def motion_cross_motion(a, b):
+    """``a ^ b`` (motion x motion, ``== crm(a) b``): v = a_v x b_w + a_w x b_v ; w = a_w x b_w.
+
+    Evaluated in Pinocchio's order, so the results are the same bits.
+    """
+    c = cross_blocks(a, b, _MOTION_CROSS_MOTION)  # [a_v x b_w, a_w x b_v, a_w x b_w]
+    return stack6(c[..., 0:3] + c[..., 3:6], c[..., 6:9])
+
+
+def motion_cross_force(v, f):
+    """``v.cross(f)`` (v x* f, ``== crf(v) f``): f' = w x f ; n' = w x n + v x f.
+
+    Evaluated in Pinocchio's order, so the results are the same bits.
+    """
+    c = cross_blocks(v, f, _MOTION_CROSS_FORCE)  # [w x f, w x n, v x f]
+    return stack6(c[..., 0:3], c[..., 3:6] + c[..., 6:9])
 
 
 # --- SE3 actions on motions and forces (spatial/se3-tpl.hpp, motion-dense.hpp, force-dense.hpp)
@@ -102,9 +263,8 @@ def rot_pair(R, x):
 
 def act_motion(R, p, m):
     """``aMb.act(m_b)``: w' = R w ; v' = R v + p x w'."""
-    out = rot_pair(R, m)
-    out[..., LINEAR] += cross(p, out[..., ANGULAR])
-    return out
+    y = rot_pair(R, m)  # [R v ; R w]
+    return stack6(y[..., LINEAR] + cross(p, y[..., ANGULAR]), y[..., ANGULAR])
 
 
 def act_inv_motion(R, p, m):
@@ -115,9 +275,8 @@ def act_inv_motion(R, p, m):
 
 def act_force(R, p, f):
     """``aMb.act(f_b)``: f' = R f ; n' = R n + p x f'."""
-    out = rot_pair(R, f)
-    out[..., ANGULAR] += cross(p, out[..., LINEAR])
-    return out
+    y = rot_pair(R, f)  # [R f ; R n]
+    return stack6(y[..., LINEAR], y[..., ANGULAR] + cross(p, y[..., LINEAR]))
 
 
 def act_inv_force(R, p, f):
@@ -131,34 +290,32 @@ def act_force_set(R, p, F):
     return mT(act_force(R[..., None, :, :], p[..., None, :], mT(F)))
 
 
-def motion_cross_motion(a, b):
-    """``a ^ b`` (motion x motion): v = a_v x b_w + a_w x b_v ; w = a_w x b_w."""
-    av, aw, bv, bw = a[..., LINEAR], a[..., ANGULAR], b[..., LINEAR], b[..., ANGULAR]
-    return stack6(cross(av, bw) + cross(aw, bv), cross(aw, bw))
-
-
-def motion_cross_force(v, f):
-    """``v.cross(f)`` (v x* f): f' = w x f ; n' = w x n + v x f."""
-    vv, vw, ff, fn = v[..., LINEAR], v[..., ANGULAR], f[..., LINEAR], f[..., ANGULAR]
-    return stack6(cross(vw, ff), cross(vw, fn) + cross(vv, ff))
-
-
-def motion_action(m):
-    """6x6 ``[[w]x, [v]x; 0, [w]x]`` with ``motion_action(a) @ b == a ^ b``."""
-    out = np.zeros(m.shape[:-1] + (6, 6))
-    sw = skew(m[..., ANGULAR])
-    out[..., LINEAR, LINEAR] = sw
-    out[..., LINEAR, ANGULAR] = skew(m[..., LINEAR])
-    out[..., ANGULAR, ANGULAR] = sw
+def se3_action(R, p):
+    """6x6 ``[[R, [p]x R]; [0, R]]`` acting on motions (``SE3::toActionMatrix``)."""
+    out = np.zeros(np.broadcast_shapes(R.shape[:-2], p.shape[:-1]) + (6, 6))
+    out[..., LINEAR, LINEAR] = out[..., ANGULAR, ANGULAR] = R
+    out[..., LINEAR, ANGULAR] = skew(p) @ R
     return out
 
 
-def se3_action(R, p):
-    """6x6 ``[[R, [p]x R]; [0, R]]`` acting on motions."""
+def se3_action_inverse(R, p):
+    """6x6 ``[[R^T, -R^T [p]x]; [0, R^T]]`` (``SE3::toActionMatrixInverse``).
+
+    Written with R^T and [p]x, as Pinocchio does, so it is the matrix of ``actInv`` for any R;
+    it is the action of ``inverse()`` only when R is orthonormal.
+    """
+    Rt = mT(R)
     out = np.zeros(np.broadcast_shapes(R.shape[:-2], p.shape[:-1]) + (6, 6))
-    out[..., LINEAR, LINEAR] = R
-    out[..., LINEAR, ANGULAR] = skew(p) @ R
-    out[..., ANGULAR, ANGULAR] = R
+    out[..., LINEAR, LINEAR] = out[..., ANGULAR, ANGULAR] = Rt
+    out[..., LINEAR, ANGULAR] = -(Rt @ skew(p))
+    return out
+
+
+def se3_dual_action(R, p):
+    """6x6 ``[[R, 0]; [[p]x R, R]]`` acting on forces (``SE3::toDualActionMatrix``)."""
+    out = np.zeros(np.broadcast_shapes(R.shape[:-2], p.shape[:-1]) + (6, 6))
+    out[..., LINEAR, LINEAR] = out[..., ANGULAR, ANGULAR] = R
+    out[..., ANGULAR, LINEAR] = skew(p) @ R
     return out
 
 
@@ -172,11 +329,14 @@ def inertia_mult(m, c, I, v):
     return stack6(f, matvec(I, w) + cross(c, f))
 
 
-def skew_square(u):
-    """``[u]x [u]x = u u^T - |u|^2 I3`` as ``(..., 3, 3)``; mirrors ``Symmetric3::SkewSquare``."""
-    out = u[..., :, None] * u[..., None, :]
-    d = np.einsum("...i,...i->...", u, u)
-    out[..., [0, 1, 2], [0, 1, 2]] -= d[..., None]
+def alpha_skew_square(alpha, u):
+    """``alpha [u]x [u]x`` as ``(..., 3, 3)``, evaluated as ``Symmetric3::AlphaSkewSquare``:
+    off-diagonal ``(alpha u_i) u_j``, diagonal ``-alpha (u_j^2 + u_k^2)`` (not ``u_i^2 - |u|^2``).
+    """
+    out = (alpha[..., None] * u)[..., :, None] * u[..., None, :]
+    sq = u * u
+    diagonal = out.reshape(out.shape[:-2] + (9,))[..., ::4]  # a view of out's diagonal
+    diagonal[...] = -(alpha[..., None] * (sq.take(_NEXT, -1) + sq.take(_PREV, -1)))
     return out
 
 
@@ -187,8 +347,17 @@ def inertia_matrix(m, c, I):
     out[..., [0, 1, 2], [0, 1, 2]] = m[..., None]
     out[..., LINEAR, ANGULAR] = -mc
     out[..., ANGULAR, LINEAR] = mc
-    out[..., ANGULAR, ANGULAR] = I - m[..., None, None] * skew_square(c)
+    out[..., ANGULAR, ANGULAR] = I - alpha_skew_square(m, c)
     return out
+
+
+_SYM3_INDEX = np.array([0, 1, 3, 1, 2, 4, 3, 4, 5])  # Symmetric3 data -> row-major 3x3
+_SYM3_DATA = np.array([0, 3, 4, 6, 7, 8])  # row-major 3x3 -> (xx, xy, yy, xz, yz, zz), lower
+
+
+def symmetric3_data(I):
+    """The six numbers Pinocchio stores for a symmetric 3x3, ``(xx, xy, yy, xz, yz, zz)``."""
+    return I.reshape(I.shape[:-2] + (9,)).take(_SYM3_DATA, -1)
 
 
 def symmetric_rotate(I, R):
@@ -219,14 +388,23 @@ def symmetric_rotate(I, R):
 
 
 def inertia_add(m1, c1, I1, m2, c2, I2):
-    """``Ya += Yb`` (``Inertia::__pequ__``), guarded against zero total mass.
+    """``Ya + Yb`` (``Inertia::__plus__``), guarded against zero total mass.
 
     M = ma + mb ; inv = 1 / max(M, eps) ; AB = ca - cb ;
-    c = ca (ma inv) + (mb inv) cb ; I = Ia + Ib - (ma mb inv) [AB]x^2 ; m = M
+    c = (ma ca + mb cb) inv ; I = Ia + Ib - (ma mb inv) [AB]x^2 ; m = M
     """
     mab = m1 + m2
-    inv = 1.0 / np.maximum(mab, np.finfo(float).eps)
-    AB = c1 - c2
+    inv = 1.0 / np.maximum(mab, EPS)
+    c = (m1[..., None] * c1 + m2[..., None] * c2) * inv[..., None]
+    I = (I1 + I2) - alpha_skew_square(m1 * m2 * inv, c1 - c2)
+    return mab, c, I
+
+
+def inertia_iadd(m1, c1, I1, m2, c2, I2):
+    """``Ya += Yb`` (``Inertia::__pequ__``, what Pinocchio's algorithms use): as ``inertia_add``
+    with Pinocchio's other evaluation order, c = ca (ma inv) + (mb inv) cb."""
+    mab = m1 + m2
+    inv = 1.0 / np.maximum(mab, EPS)
     c = c1 * (m1 * inv)[..., None] + (m2 * inv)[..., None] * c2
-    I = I1 + I2 - (m1 * m2 * inv)[..., None, None] * skew_square(AB)
+    I = (I1 + I2) - alpha_skew_square(m1 * m2 * inv, c1 - c2)
     return mab, c, I

@@ -8,9 +8,9 @@ full symmetric matrix and refuses a non-symmetric one.
 
 import numpy as np
 
+from ..errors import InertiaError
 from . import _kernels as K
 from .motion import Force, Motion
-from ..errors import InertiaError
 
 SYMMETRY_TOLERANCE = 1e-12
 
@@ -40,6 +40,13 @@ class Inertia:
 
     @classmethod
     def _wrap(cls, mass, lever, inertia):
+        """Wrap arrays already checked (no copy), broadcast to one batch shape if they differ."""
+        shape = mass.shape
+        if lever.shape[:-1] != shape or inertia.shape[:-2] != shape:
+            shape = np.broadcast_shapes(shape, lever.shape[:-1], inertia.shape[:-2])
+            mass = np.broadcast_to(mass, shape).copy()
+            lever = np.broadcast_to(lever, shape + (3,)).copy()
+            inertia = np.broadcast_to(inertia, shape + (3, 3)).copy()
         obj = object.__new__(cls)
         obj.mass = mass
         obj.lever = lever
@@ -75,6 +82,10 @@ class Inertia:
         return np.broadcast_shapes(self.mass.shape, self.lever.shape[:-1],
                                    self.inertia.shape[:-2])
 
+    def __getitem__(self, index):
+        """The batch element(s) at ``index`` (indexes the leading axes only)."""
+        return Inertia._wrap(self.mass[index], self.lever[index], self.inertia[index])
+
     def copy(self):
         return Inertia._wrap(self.mass.copy(), self.lever.copy(), self.inertia.copy())
 
@@ -82,28 +93,34 @@ class Inertia:
         """6x6 ``[[m I3, -m [c]x]; [m [c]x, I - m [c]x [c]x]]`` (``Inertia::matrix``)."""
         return K.inertia_matrix(self.mass, self.lever, self.inertia)
 
+    @K.broadcasting()
     def __mul__(self, motion):
         """``Y * v -> Force``: f = m (v - c x w) ; n = I w + c x f  (== matrix() @ v)."""
         if not isinstance(motion, Motion):
             return NotImplemented
         return Force._wrap(K.inertia_mult(self.mass, self.lever, self.inertia, motion.vector))
 
+    @K.broadcasting()
     def __add__(self, other):
         """Merge two bodies expressed in one frame (``Inertia::__plus__``; zero mass guarded).
 
         M = ma + mb ; inv = 1 / max(M, eps) ; AB = ca - cb ;
-        c = ca (ma inv) + (mb inv) cb ; I = Ia + Ib - (ma mb inv) [AB]x^2
+        c = (ma ca + mb cb) inv ; I = Ia + Ib - (ma mb inv) [AB]x^2
+        Two massless inertias give mass 0, lever 0 and I = Ia + Ib (no division by zero).
         """
         if not isinstance(other, Inertia):
             return NotImplemented
         return Inertia._wrap(*K.inertia_add(self.mass, self.lever, self.inertia,
                                             other.mass, other.lever, other.inertia))
 
+    @K.broadcasting()
     def __iadd__(self, other):
+        """``Ya += Yb`` (``Inertia::__pequ__``): as ``+`` with c = ca (ma inv) + (mb inv) cb."""
         if not isinstance(other, Inertia):
             return NotImplemented
-        self.mass, self.lever, self.inertia = K.inertia_add(
-            self.mass, self.lever, self.inertia, other.mass, other.lever, other.inertia)
+        merged = Inertia._wrap(*K.inertia_iadd(self.mass, self.lever, self.inertia,
+                                               other.mass, other.lever, other.inertia))
+        self.mass, self.lever, self.inertia = merged.mass, merged.lever, merged.inertia
         return self
 
     def se3Action(self, M):
@@ -114,6 +131,7 @@ class Inertia:
         """``M.actInv(self)``: (m, R^T (c - p), R^T I R)."""
         return M.actInv(self)
 
+    @K.broadcasting()
     def vxiv(self, v):
         """``v x* (Y v)`` in Pinocchio's closed form (used by ``nonLinearEffects``).
 
@@ -126,21 +144,26 @@ class Inertia:
         n = K.cross(w, K.cross(self.lever, p) + K.matvec(self.inertia, w)) - K.cross(vl, mcxw)
         return Force._wrap(K.stack6(K.cross(w, p), n))
 
+    @K.broadcasting()
     def variation(self, v):
-        """6x6 time variation ``v x* Y - Y v x`` (``Inertia::variation``)."""
-        Y = self.matrix()
-        crm = K.motion_action(v.vector)
-        return -K.mT(crm) @ Y - Y @ crm
+        """6x6 time variation ``v x* Y - Y v x = crf(v) Y - Y crm(v)`` (``Inertia::variation``).
 
+        Pinocchio evaluates a blockwise closed form; the matrix products agree to rounding.
+        """
+        Y = self.matrix()
+        return K.motion_dual_action(v.vector) @ Y - Y @ K.motion_action(v.vector)
+
+    @K.broadcasting()
     def isApprox(self, other, prec=1e-12):
-        """Eigen's ``isApprox`` on mass (absolute), lever and inertia (relative)."""
-        def approx(a, b, axes):
-            d = np.sqrt(np.sum((a - b) ** 2, axis=axes))
-            ref = np.minimum(np.sqrt(np.sum(a**2, axis=axes)), np.sqrt(np.sum(b**2, axis=axes)))
-            return np.all(d <= prec * ref)
-        return bool(np.all(np.abs(self.mass - other.mass) <= prec)
-                    and approx(self.lever, other.lever, -1)
-                    and approx(self.inertia, other.inertia, (-2, -1)))
+        """``Inertia::isApprox`` per batch element: |ma - mb| <= prec, and Eigen's
+        ``isApprox`` on the lever and on the six stored numbers (xx, xy, yy, xz, yz, zz) of I."""
+        if not isinstance(other, Inertia):
+            raise TypeError(f"Inertia.isApprox takes an Inertia, not {type(other).__name__}")
+        return bool(np.all(
+            (np.abs(self.mass - other.mass) <= prec)
+            & K.is_approx(self.lever, other.lever, prec, 1)
+            & K.is_approx(K.symmetric3_data(self.inertia), K.symmetric3_data(other.inertia),
+                          prec, 1)))
 
     def __repr__(self):
         return f"Inertia(mass={self.mass!r}, lever={self.lever!r}, inertia={self.inertia!r})"

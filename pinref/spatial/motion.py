@@ -5,17 +5,21 @@ a Force is ``[f; n]`` (force; moment about the frame origin), both ``(..., 6)`` 
 leading batch axes, both expressed in one frame which the caller keeps track of.
 """
 
+import numbers
+
 import numpy as np
 
-from . import _kernels as K
 from ..errors import ShapeError
-
+from . import _kernels as K
 
 
 class _SpatialVector:
     """Shared storage and vector-space arithmetic of Motion and Force (one ``(..., 6)`` array)."""
 
     __slots__ = ("vector",)
+    # NumPy defers to our operators: ``array * m`` calls ``m.__rmul__`` (a batch of scalars)
+    # instead of building an object array of Motions.
+    __array_ufunc__ = None
 
     def __init__(self, *args):
         name = type(self).__name__
@@ -86,16 +90,20 @@ class _SpatialVector:
             raise TypeError(f"{type(self).__name__} {op} {type(other).__name__} is not defined")
         return other.vector
 
+    @K.broadcasting()
     def __add__(self, other):
         return self._wrap(self.vector + self._same(other, "+"))
 
+    @K.broadcasting()
     def __sub__(self, other):
         return self._wrap(self.vector - self._same(other, "-"))
 
+    @K.broadcasting()
     def __iadd__(self, other):
         self.vector = self.vector + self._same(other, "+")
         return self
 
+    @K.broadcasting()
     def __isub__(self, other):
         self.vector = self.vector - self._same(other, "-")
         return self
@@ -103,14 +111,19 @@ class _SpatialVector:
     def __neg__(self):
         return self._wrap(-self.vector)
 
+    @K.broadcasting()
     def __mul__(self, scalar):
-        if isinstance(scalar, _SpatialVector):
+        """``alpha * x`` for a scalar, or an array of scalars of batch shape ``(...)``."""
+        if not isinstance(scalar, (numbers.Real, np.ndarray)):
             return NotImplemented
         return self._wrap(self.vector * np.asarray(scalar, dtype=float)[..., None])
 
     __rmul__ = __mul__
 
+    @K.broadcasting()
     def __truediv__(self, scalar):
+        if not isinstance(scalar, (numbers.Real, np.ndarray)):
+            return NotImplemented
         return self._wrap(self.vector / np.asarray(scalar, dtype=float)[..., None])
 
     def __eq__(self, other):
@@ -118,14 +131,16 @@ class _SpatialVector:
 
     __hash__ = None
 
+    @K.broadcasting()
     def isApprox(self, other, prec=1e-12):
-        """Eigen's ``isApprox``: ``|a - b| <= prec * min(|a|, |b|)`` per batch element."""
-        b = self._same(other, "isApprox")
-        d = np.linalg.norm(self.vector - b, axis=-1)
-        ref = np.minimum(np.linalg.norm(self.vector, axis=-1), np.linalg.norm(b, axis=-1))
-        return bool(np.all(d <= prec * ref))
+        """True when, in every batch element, the linear parts and the angular parts are each
+        ``isApprox`` (Eigen: |a - b|^2 <= prec^2 min(|a|^2, |b|^2)), as Pinocchio tests them."""
+        a, b = self.vector, self._same(other, "isApprox")
+        return bool(np.all(K.is_approx(a[..., K.LINEAR], b[..., K.LINEAR], prec, 1)
+                           & K.is_approx(a[..., K.ANGULAR], b[..., K.ANGULAR], prec, 1)))
 
     def isZero(self, prec=1e-12):
+        """True when every entry is at most ``prec`` in absolute value (Eigen's ``isZero``)."""
         return bool(np.all(np.abs(self.vector) <= prec))
 
     def setZero(self):
@@ -140,6 +155,7 @@ class Motion(_SpatialVector):
 
     __slots__ = ()
 
+    @K.broadcasting()
     def cross(self, other):
         """``self ^ other``: motion x motion -> Motion, or motion x* force -> Force.
 
@@ -162,13 +178,14 @@ class Motion(_SpatialVector):
     @property
     def dualAction(self):
         """6x6 ``-action^T`` (crf): ``m.dualAction @ f.vector == m.cross(f).vector``."""
-        return -K.mT(K.motion_action(self.vector))
+        return K.motion_dual_action(self.vector)
 
+    @K.broadcasting()
     def dot(self, force):
-        """Power ``m . f = v . f + w . n``, shape ``(...)``."""
+        """Power ``m . f = v . f + w . n``, shape ``(...)``, summed in Pinocchio's order."""
         if not isinstance(force, Force):
             raise TypeError("Motion.dot takes a Force")
-        return np.einsum("...i,...i->...", self.vector, force.vector)
+        return K.spatial_dot(self.vector, force.vector)
 
     def se3Action(self, M):
         """``M.act(self)``."""
@@ -184,11 +201,12 @@ class Force(_SpatialVector):
 
     __slots__ = ()
 
+    @K.broadcasting()
     def dot(self, motion):
-        """Power ``f . m = f . v + n . w``, shape ``(...)``."""
+        """Power ``f . m = f . v + n . w``, shape ``(...)``, summed in Pinocchio's order."""
         if not isinstance(motion, Motion):
             raise TypeError("Force.dot takes a Motion")
-        return np.einsum("...i,...i->...", self.vector, motion.vector)
+        return K.spatial_dot(motion.vector, self.vector)
 
     def se3Action(self, M):
         """``M.act(self)``."""

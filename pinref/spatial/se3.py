@@ -7,10 +7,10 @@ Inverse actions use ``R^T``, never a matrix inverse, as Pinocchio does.
 
 import numpy as np
 
+from ..errors import ShapeError
 from . import _kernels as K
 from .inertia import Inertia
 from .motion import Force, Motion
-from ..errors import ShapeError
 
 
 class SE3:
@@ -30,7 +30,8 @@ class SE3:
             self.rotation = H[..., :3, :3].copy()
             self.translation = H[..., :3, 3].copy()
         else:
-            raise ShapeError("SE3 takes (rotation, translation) or a (..., 4, 4) homogeneous matrix")
+            raise ShapeError(
+                "SE3 takes (rotation, translation) or a (..., 4, 4) homogeneous matrix")
 
     @classmethod
     def _wrap(cls, R, p):
@@ -85,20 +86,25 @@ class SE3:
 
     @property
     def actionInverse(self):
-        """6x6 ``[[R^T, -R^T [p]x]; [0, R^T]]``: the action of ``M.inverse()``."""
-        Rt = K.mT(self.rotation)
-        return K.se3_action(Rt, -K.matvec(Rt, self.translation))
+        """6x6 ``[[R^T, -R^T [p]x]; [0, R^T]]``, with
+        ``M.actionInverse @ m.vector == M.actInv(m).vector``.
+
+        Equal to ``M.inverse().action`` only when R is orthonormal; Pinocchio (and ABA's
+        ``SE3actOn``) use this form for any R.
+        """
+        return K.se3_action_inverse(self.rotation, self.translation)
 
     @property
     def dualAction(self):
         """6x6 ``[[R, 0]; [[p]x R, R]]``: ``M.dualAction @ f.vector == M.act(f).vector``."""
-        return K.mT(self.actionInverse)
+        return K.se3_dual_action(self.rotation, self.translation)
 
     def inverse(self):
         """``(R^T, -R^T p)``."""
         Rt = K.mT(self.rotation)
         return SE3._wrap(Rt.copy(), -K.matvec(Rt, self.translation))
 
+    @K.broadcasting()
     def __mul__(self, other):
         """Composition ``aMb * bMc = aMc``: ``(R1 R2, p1 + R1 p2)``."""
         if not isinstance(other, SE3):
@@ -106,6 +112,7 @@ class SE3:
         R = self.rotation @ other.rotation
         return SE3._wrap(R, self.translation + K.matvec(self.rotation, other.translation))
 
+    @K.broadcasting(tail=1)
     def act(self, x):
         """``aMb.act(x_b) -> x_a`` for an SE3, Motion, Force, Inertia or a point ``(..., 3)``.
 
@@ -120,10 +127,12 @@ class SE3:
         if isinstance(x, SE3):
             return self * x
         if isinstance(x, Inertia):
-            return Inertia._wrap(x.mass, p + K.matvec(R, x.lever), K.symmetric_rotate(x.inertia, R))
+            return Inertia._wrap(x.mass.copy(), p + K.matvec(R, x.lever),
+                                 K.symmetric_rotate(x.inertia, R))
         point = K.as_array(x, "SE3.act(point)", (3,))
         return K.matvec(R, point) + p
 
+    @K.broadcasting(tail=1)
     def actInv(self, x):
         """``aMb.actInv(x_a) -> x_b``, the action of ``aMb.inverse()`` written with R^T.
 
@@ -141,23 +150,27 @@ class SE3:
         if isinstance(x, Inertia):
             Rt = K.mT(R)
             return Inertia._wrap(
-                x.mass, K.matvec(Rt, x.lever - p), K.symmetric_rotate(x.inertia, Rt))
+                x.mass.copy(), K.matvec(Rt, x.lever - p), K.symmetric_rotate(x.inertia, Rt))
         point = K.as_array(x, "SE3.actInv(point)", (3,))
         return K.matvec(K.mT(R), point - p)
 
     def isIdentity(self, prec=1e-12):
-        """True when every batch element is the identity to ``prec``."""
-        return bool(np.all(np.abs(self.rotation - np.eye(3)) <= prec)
+        """True when every batch element is the identity to ``prec``, as Eigen judges it.
+
+        ``rotation.isIdentity(prec)``: |R_ii - 1| <= prec min(|R_ii|, 1), |R_ij| <= prec;
+        ``translation.isZero(prec)``: |p_i| <= prec.
+        """
+        return bool(np.all(K.is_identity(self.rotation, prec))
                     and np.all(np.abs(self.translation) <= prec))
 
+    @K.broadcasting()
     def isApprox(self, other, prec=1e-12):
-        """Eigen's ``isApprox`` on rotation and translation, per batch element."""
-        def approx(a, b, axes):
-            d = np.sqrt(np.sum((a - b) ** 2, axis=axes))
-            ref = np.minimum(np.sqrt(np.sum(a**2, axis=axes)), np.sqrt(np.sum(b**2, axis=axes)))
-            return np.all(d <= prec * ref)
-        return bool(approx(self.rotation, other.rotation, (-2, -1))
-                    and approx(self.translation, other.translation, -1))
+        """True when every batch element has ``rotation.isApprox`` and ``translation.isApprox``
+        (Eigen: |a - b|^2 <= prec^2 min(|a|^2, |b|^2), each part on its own)."""
+        if not isinstance(other, SE3):
+            raise TypeError(f"SE3.isApprox takes an SE3, not {type(other).__name__}")
+        return bool(np.all(K.is_approx(self.rotation, other.rotation, prec, 2)
+                           & K.is_approx(self.translation, other.translation, prec, 1)))
 
     def __repr__(self):
         return f"SE3(rotation={self.rotation!r}, translation={self.translation!r})"

@@ -1,0 +1,44 @@
+"""Timing helpers shared by the benchmarks: the median of repeats, and a plain-text table.
+
+Absolute times drift from run to run on a shared machine; compare ratios measured in one run
+(performance-notes.md).
+"""
+
+import statistics
+import time
+import timeit
+
+
+def time_per_call(stmt, globals=None, repeat=7, min_seconds=0.02):
+    """Median wall time of one execution of ``stmt``, in seconds, over ``repeat`` timed loops.
+
+    ``stmt`` is a statement string run in the namespace ``globals`` (no call overhead is added
+    to what it measures) or a callable. Each loop runs it ``number`` times, the ``number`` that
+    ``timeit``'s autorange finds for ``min_seconds`` or more, so short statements are not lost
+    in the resolution of ``time.perf_counter``.
+    """
+    timer = timeit.Timer(stmt, timer=time.perf_counter, globals=globals)
+    number = 1
+    while timer.timeit(number) < min_seconds:
+        number *= 2
+    return statistics.median(timer.repeat(repeat, number)) / number
+
+
+def per_call(stmt, globals=None, repeat=7, min_seconds=0.02):
+    """``time_per_call`` in microseconds."""
+    return time_per_call(stmt, globals, repeat, min_seconds) * 1e6
+
+
+def print_table(headers, rows):
+    """Print ``rows`` (sequences of cells) under ``headers`` as a Markdown table.
+
+    Floats are shown with 3 significant digits, other cells with ``str``.
+    """
+    def cell(x):
+        return f"{x:.3g}" if isinstance(x, float) else str(x)
+
+    table = [[cell(x) for x in row] for row in [headers, *rows]]
+    widths = [max(len(r[k]) for r in table) for k in range(len(headers))]
+    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in table]
+    lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    print("\n".join(lines))
