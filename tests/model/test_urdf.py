@@ -217,3 +217,50 @@ def test_only_the_urdf_file_is_opened(monkeypatch):
     path = URDF_DIR / "arm_fixed_tool.urdf"
     pinref.buildModelFromUrdf(path)
     assert opened == [str(path)]
+
+
+def random_urdf(seed, links=25):
+    """A random URDF tree: every joint type, aligned, unaligned and nearly aligned axes, random
+    origins, links with and without (origin, rpy of) inertials, names out of document order."""
+    rng = np.random.default_rng(seed)
+    num = lambda x: repr(float(x))  # noqa: E731  (shortest text that reads back exactly)
+    fmt = lambda values: " ".join(map(num, values))  # noqa: E731
+    axes = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, -1], [0, 2, 0], [1, 1e-13, 0],
+            [1e-6, 0, 1], list(rng.normal(size=3))]
+    names = [f"n{k:03d}" for k in rng.permutation(links)]
+    text = [f'<robot name="random{seed}">']
+    for k in range(links):
+        inertial = ""
+        if rng.random() < 0.8:
+            mass, box = rng.uniform(0.1, 5), rng.uniform(0.02, 0.5, 3)
+            moments = mass / 12 * np.array([box[1] ** 2 + box[2] ** 2, box[0] ** 2 + box[2] ** 2,
+                                            box[0] ** 2 + box[1] ** 2])
+            origin = rng.choice(["", f'<origin xyz="{fmt(rng.normal(size=3) / 10)}"/>',
+                                 f'<origin xyz="{fmt(rng.normal(size=3) / 10)}" '
+                                 f'rpy="{fmt(rng.uniform(-4, 4, 3))}"/>'])
+            inertial = (f'<inertial>{origin}<mass value="{num(mass)}"/><inertia '
+                        f'ixx="{num(moments[0])}" ixy="0" ixz="0" iyy="{num(moments[1])}" '
+                        f'iyz="0" izz="{num(moments[2])}"/></inertial>')
+        text.append(f'<link name="L{k}">{inertial}</link>')
+    kinds = ["revolute", "continuous", "prismatic", "fixed", "floating", "planar"]
+    for k in range(1, links):
+        kind = kinds[int(rng.choice(6, p=[0.3, 0.2, 0.15, 0.25, 0.05, 0.05]))]
+        axis = axes[int(rng.integers(len(axes)))]
+        limit = (f'<limit lower="{num(-rng.random())}" upper="{num(rng.random())}" effort="3" '
+                 'velocity="4"/>' if kind in ("revolute", "prismatic") or rng.random() < 0.5
+                 else "")
+        text.append(f'<joint name="{names[k]}" type="{kind}"><parent link="L{rng.integers(k)}"/>'
+                    f'<child link="L{k}"/><origin xyz="{fmt(rng.normal(size=3) / 5)}" '
+                    f'rpy="{fmt(rng.uniform(-4, 4, 3))}"/><axis xyz="{fmt(axis)}"/>{limit}'
+                    f'<dynamics damping="{num(rng.random())}"/></joint>')
+    return "\n".join(text + ["</robot>"])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_trees_match_pin(seed):
+    xml = random_urdf(seed)
+    for ref_joint, pin_joint in ROOTS.values():
+        rmodel = pinref.buildModelFromXML(xml, None if ref_joint is None else ref_joint())
+        pmodel = (pin.buildModelFromXML(xml) if pin_joint is None
+                  else pin.buildModelFromXML(xml, pin_joint()))
+        assert_fields_equal(model_fields(rmodel), model_fields(pmodel), tol=TOL)

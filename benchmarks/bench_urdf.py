@@ -1,0 +1,88 @@
+"""URDF loading: pinref.buildModelFromXML against pin.buildModelFromXML, measured in one run.
+
+The robot is generated: a random tree of about 50 movable joints (revolute, continuous,
+prismatic, aligned and unaligned axes) plus fixed links, every link with an inertial, a visual
+and a collision, as a real robot description has. pinref's time is also split into its phases
+(XML, reading the URDF, building the Model) to show where it goes.
+Run: python benchmarks/bench_urdf.py [--joints 50]
+"""
+
+import argparse
+
+import numpy as np
+import pinocchio as pin
+
+import pinref
+from _common import per_call, print_table
+from pinref.model import urdf
+
+_TYPES = ("revolute", "continuous", "prismatic", "revolute", "fixed")
+_AXES = ("1 0 0", "0 1 0", "0 0 1", "0 0 -1", "0.48 -0.6 0.64")
+
+
+def generated_urdf(movable=50, seed=0):
+    """A URDF text with ``movable`` movable joints and one fixed joint for every four."""
+    rng = np.random.default_rng(seed)
+    numbers = lambda n, lo, hi: " ".join(f"{x:.6f}" for x in rng.uniform(lo, hi, n))  # noqa
+    links, joints = [], []
+    count = movable + movable // 4
+    for k in range(count + 1):
+        mass, (x, y, z) = rng.uniform(0.2, 3), rng.uniform(0.05, 0.4, 3)  # a box
+        Q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
+        I = Q @ np.diag(mass / 12 * np.array([y * y + z * z, x * x + z * z, x * x + y * y])) @ Q.T
+        links.append(
+            f'  <link name="link{k}">\n'
+            f'    <inertial><origin xyz="{numbers(3, -0.1, 0.1)}" rpy="{numbers(3, -3, 3)}"/>'
+            f'<mass value="{mass:.6f}"/><inertia ixx="{I[0, 0]:.6g}" '
+            f'ixy="{I[0, 1]:.6g}" ixz="{I[0, 2]:.6g}" iyy="{I[1, 1]:.6g}" iyz="{I[1, 2]:.6g}" '
+            f'izz="{I[2, 2]:.6g}"/></inertial>\n'
+            f'    <visual><origin xyz="0 0 0.05"/><geometry><mesh filename="package://gen/'
+            f'meshes/link{k}.dae"/></geometry><material name="grey"/></visual>\n'
+            f'    <collision><geometry><cylinder radius="0.04" length="0.1"/></geometry>'
+            f'</collision>\n  </link>')
+        if k == 0:
+            continue
+        kind = _TYPES[k % len(_TYPES)]
+        limit = ('<limit lower="-2.5" upper="2.5" effort="80" velocity="3"/>'
+                 if kind != "fixed" else "")
+        joints.append(
+            f'  <joint name="joint{k}" type="{kind}"><parent link="link{rng.integers(0, k)}"/>'
+            f'<child link="link{k}"/><origin xyz="{numbers(3, -0.3, 0.3)}" '
+            f'rpy="{numbers(3, -3, 3)}"/><axis xyz="{_AXES[k % len(_AXES)]}"/>{limit}'
+            '<dynamics damping="0.1" friction="0.05"/></joint>')
+    return '<?xml version="1.0"?>\n<robot name="generated">\n' + "\n".join(links + joints) \
+        + "\n</robot>\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--joints", type=int, default=50)
+    args = parser.parse_args()
+    xml = generated_urdf(args.joints)
+    pmodel, rmodel = pin.buildModelFromXML(xml), pinref.buildModelFromXML(xml)
+    assert rmodel.names == list(pmodel.names) and rmodel.nframes == pmodel.nframes
+    print(f"generated URDF: {len(xml)} characters, {rmodel.njoints - 1} joints, "
+          f"{rmodel.nframes} frames, nq = {rmodel.nq}, nv = {rmodel.nv}")
+
+    t_pin = per_call(lambda: pin.buildModelFromXML(xml))
+    t_ref = per_call(lambda: pinref.buildModelFromXML(xml))
+    t_ff_pin = per_call(lambda: pin.buildModelFromXML(xml, pin.JointModelFreeFlyer()))
+    t_ff_ref = per_call(lambda: pinref.buildModelFromXML(xml, pinref.JointModelFreeFlyer()))
+    print_table(["load", "pin us", "pinref us", "ratio"],
+                [("buildModelFromXML", t_pin, t_ref, t_ref / t_pin),
+                 ("with a free-flyer root", t_ff_pin, t_ff_ref, t_ff_ref / t_ff_pin)])
+
+    reader = urdf._Reader("bench")
+    root = urdf._parse_xml(xml, "bench")
+    t_xml = per_call(lambda: urdf._parse_xml(xml, "bench"))
+    t_read = per_call(lambda: urdf._tree(reader, *reader.robot(root)[1:]))
+    print()
+    print_table(["pinref phase", "us", "share"],
+                [("XML (expat, hardened)", t_xml, t_xml / t_ref),
+                 ("reading the URDF (numbers, inertias, tree)", t_read, t_read / t_ref),
+                 ("building the Model (addJoint, addFrame, ...)", t_ref - t_xml - t_read,
+                  (t_ref - t_xml - t_read) / t_ref)])
+
+
+if __name__ == "__main__":
+    main()
