@@ -180,7 +180,7 @@ def _add_root(model, root, root_joint, root_joint_name):
     """``addRootJoint``; returns the root link's BODY frame id."""
     if root_joint is None:
         universe = model.frames[0]
-        return model.addFrame(Frame(root.name, universe.parentJoint, 0, universe.placement,
+        return model.addFrame(Frame(root.name, universe.parentJoint, 0, universe.placement.copy(),
                                     FrameType.BODY, root.inertia))
     joint_id = model.addJoint(0, root_joint, SE3.Identity(), root_joint_name)
     joint_frame = model.addJointFrame(joint_id, 0)
@@ -204,7 +204,7 @@ def _add_fixed_joint_and_body(model, parent_frame, joint, link):
     placement = _compose(frame.placement, joint.origin)
     fixed_frame = model.addFrame(Frame(joint.name, frame.parentJoint, parent_frame, placement,
                                        FrameType.FIXED_JOINT, link.inertia))
-    return model.addBodyFrame(link.name, frame.parentJoint, placement, fixed_frame)
+    return model.addBodyFrame(link.name, frame.parentJoint, placement.copy(), fixed_frame)
 
 
 def _append_body(model, joint_frame, Y, body_name):
