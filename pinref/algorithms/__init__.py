@@ -1,4 +1,5 @@
-"""The algorithms, one module per Pinocchio header (rnea.hxx, crba.hxx, aba.hxx, kinematics.hxx).
+"""The algorithms, one module per Pinocchio header (rnea.hxx, crba.hxx, aba.hxx, kinematics.hxx,
+frames.hxx, jacobian.hxx, center-of-mass.hxx, energy.hxx, joint-configuration.hxx).
 
 Naming crosswalk (pinref = Pinocchio LOCAL; Featherstone's spatial_v2 symbols):
 
@@ -17,11 +18,28 @@ mass matrix / bias                     data.M, data.nle           H, C
 =====================================  =========================  ===========================
 """
 
-from ._args import Convention
+from . import center_of_mass, energy, frames, jacobian, joint_configuration
+from ._args import ArgumentPosition, Convention, KinematicLevel, ReferenceFrame
 from .aba import aba
+from .center_of_mass import *  # noqa: F401,F403
 from .crba import crba
+from .energy import *  # noqa: F401,F403
+from .frames import *  # noqa: F401,F403
+from .jacobian import *  # noqa: F401,F403
+from .joint_configuration import *  # noqa: F401,F403
 from .kinematics import forwardKinematics
 from .rnea import computeGeneralizedGravity, computeStaticTorque, nonLinearEffects, rnea
 
+# Pinocchio also exposes the enum values at module level (pin.LOCAL, pin.ARG0, ...).
+WORLD, LOCAL, LOCAL_WORLD_ALIGNED = (ReferenceFrame.WORLD, ReferenceFrame.LOCAL,
+                                     ReferenceFrame.LOCAL_WORLD_ALIGNED)
+POSITION, VELOCITY, ACCELERATION = (KinematicLevel.POSITION, KinematicLevel.VELOCITY,
+                                    KinematicLevel.ACCELERATION)
+ARG0, ARG1 = ArgumentPosition.ARG0, ArgumentPosition.ARG1
+
 __all__ = ["Convention", "aba", "crba", "forwardKinematics", "rnea", "nonLinearEffects",
-           "computeGeneralizedGravity", "computeStaticTorque"]
+           "computeGeneralizedGravity", "computeStaticTorque",
+           "ReferenceFrame", "KinematicLevel", "ArgumentPosition", "WORLD", "LOCAL",
+           "LOCAL_WORLD_ALIGNED", "POSITION", "VELOCITY", "ACCELERATION", "ARG0", "ARG1",
+           *frames.__all__, *jacobian.__all__,
+           *center_of_mass.__all__, *energy.__all__, *joint_configuration.__all__]

@@ -5,6 +5,7 @@ import enum
 import numpy as np
 
 from ..errors import ShapeError, UnsupportedError
+from ..joints.liegroup import ArgumentPosition  # noqa: F401  (re-exported: ARG0, ARG1)
 from ..spatial import Force
 from ..spatial._kernels import as_array, batch_shape
 
@@ -14,6 +15,26 @@ class Convention(enum.IntEnum):
 
     WORLD = 0
     LOCAL = 1
+
+
+class ReferenceFrame(enum.IntEnum):
+    """``pinocchio::ReferenceFrame``: where a velocity, acceleration or Jacobian is expressed.
+
+    WORLD: world axes, about the world origin. LOCAL: the frame's own axes, about its origin.
+    LOCAL_WORLD_ALIGNED: world axes, about the frame's origin.
+    """
+
+    WORLD = 0
+    LOCAL = 1
+    LOCAL_WORLD_ALIGNED = 2
+
+
+class KinematicLevel(enum.IntEnum):
+    """``pinocchio::KinematicLevel``: how far ``centerOfMass`` goes (position, velocity, accel.)."""
+
+    POSITION = 0
+    VELOCITY = 1
+    ACCELERATION = 2
 
 
 def check_local(convention, algorithm):

@@ -148,4 +148,5 @@ def aba(model, data, q, v, tau, fext=None, convention=Convention.LOCAL):
         parent = model.parents[i]
         # f_parent += liMi f_i
         data.f[parent] = data.f[parent] + data.liMi[i].act(data.f[i])
+    data.mark("aba", "liMi", "v", "a_gf", "a", "h", "f", "Yaba", "u", "ddq")
     return data.ddq.copy()

@@ -69,6 +69,7 @@ def crba_upper(model, data, q):
     # diag(M) += armature
     diag = np.arange(model.nv)
     data.M[..., diag, diag] += model.armature
+    data.mark("crba", "liMi", "Ycrb", "Fcrb", "M")
     return data.M
 
 

@@ -60,3 +60,4 @@ def forwardKinematics(model, data, q, v=None, a=None):
         data.a[0] = Motion.Zero()
     for i in range(1, model.njoints):
         _forward_kinematic_step(model.joints[i], data.joints[i], model, data, q, v, a)
+    data.mark("forwardKinematics", "liMi", "oMi", *arrays)

@@ -88,6 +88,7 @@ def rnea(model, data, q, v, a, fext=None):
     # tau += armature * a
     tau += model.armature * a
     data.tau = tau
+    data.mark("rnea", "liMi", "v", "a_gf", "h", "f", "tau")
     return tau.copy()
 
 
@@ -129,6 +130,7 @@ def nonLinearEffects(model, data, q, v):
     for i in reversed(range(1, model.njoints)):
         _rnea_backward_step(model.joints[i], data.joints[i], model, data, nle)
     data.nle = nle
+    data.mark("nonLinearEffects", "liMi", "v", "a_gf", "f", "nle")
     return nle.copy()
 
 
@@ -167,6 +169,7 @@ def computeGeneralizedGravity(model, data, q):
     (v and h are not written). Returns a copy of ``data.g``.
     """
     data.g = _static_torque(model, data, q, None)
+    data.mark("computeGeneralizedGravity", "liMi", "a_gf", "f", "g")
     return data.g.copy()
 
 
@@ -177,4 +180,5 @@ def computeStaticTorque(model, data, q, fext):
     copy of ``data.tau``.
     """
     data.tau = _static_torque(model, data, q, fext)
+    data.mark("computeStaticTorque", "liMi", "a_gf", "f", "tau")
     return data.tau.copy()

@@ -8,6 +8,7 @@ docs/quirks.md: ABA reads ``oMi`` without writing it, RNEA never writes ``f[0]``
 
 import numpy as np
 
+from ..errors import NotComputedError
 from ..spatial import SE3, Force, Inertia, Motion
 
 
@@ -38,9 +39,44 @@ class Data:
         self.Yaba = [np.zeros((6, 6)) for _ in range(n)]  # articulated inertia, frame i (..., 6, 6)
         self.u = np.zeros(nv)                             # tau - S^T pA, per joint       (..., nv)
         self.ddq = np.zeros(nv)                           # joint accelerations           (..., nv)
+        # --- frames and Jacobians (frames.hxx, jacobian.hxx); WORLD: world axes and origin --
+        self.oMf = [SE3.Identity() for _ in range(model.nframes)]  # frame f in the world
+        self.iMf = [SE3.Identity() for _ in range(n)]     # target frame in joint i (LOCAL J)
+        self.ov = [Motion.Zero() for _ in range(n)]       # velocity of body i, WORLD: oMi v[i]
+        self.J = np.zeros((6, nv))                        # columns oMi S_i, WORLD  (..., 6, nv)
+        self.dJ = np.zeros((6, nv))                       # ov_i x J cols, WORLD    (..., 6, nv)
+        # --- centre of mass (center-of-mass.hxx); com[0]: the whole robot's, world frame ---
+        # com[i], i >= 1: subtree CoM, frame i after centerOfMass, world after jacobianCenterOfMass
+        # (mass-weighted sums m c when compute_subtree_coms=False)                    (..., 3)
+        self.com = [np.zeros(3) for _ in range(n)]
+        self.vcom = [np.zeros(3) for _ in range(n)]       # subtree CoM velocity, frame i (..., 3)
+        self.acom = [np.zeros(3) for _ in range(n)]       # its acceleration, frame i    (..., 3)
+        self.mass = [-1.0] * n                            # subtree masses, mass[0] total; -1 unset
+        self.Jcom = np.zeros((3, nv))                     # CoM Jacobian, world      (..., 3, nv)
+        # --- energy (energy.hxx) -------------------------------------------------------------
+        self.kinetic_energy = 0.0                         # 1/2 v^T M v (armature incl.) (...)
+        self.potential_energy = 0.0                       # -sum_i m_i g . com_i, world  (...)
+        self.mechanical_energy = 0.0                      # kinetic + potential          (...)
         # --- joints and tree bookkeeping ---------------------------------------------------
         self.joints = [jmodel.createData() for jmodel in model.joints]
         self.nvSubtree = _nv_subtree(model)               # dofs of the subtree rooted at i
+        # --- which call last wrote each cache (pinref only; read by the query functions) -----
+        self.written = {}                                 # cache name -> name of the call
+
+    def mark(self, call, *caches):
+        """Record that the public algorithm ``call`` wrote the Data fields named ``caches``."""
+        for cache in caches:
+            self.written[cache] = call
+
+    def require(self, where, cache, first):
+        """Raise NotComputedError unless some call wrote ``data.<cache>`` in this Data.
+
+        ``first`` names the call to make first; Pinocchio would read the initial zeros instead.
+        """
+        if cache not in self.written:
+            raise NotComputedError(
+                f"{where}: data.{cache} was never computed in this Data (it still holds its "
+                f"initial value); call {first} first")
 
 
 def _nv_subtree(model):

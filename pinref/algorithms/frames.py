@@ -1,0 +1,367 @@
+"""Frames: placements, velocities, accelerations and Jacobians (algorithm/frames.hxx, 3.8.0),
+and the joint getters of algorithm/kinematics.hxx (getVelocity, getAcceleration, ...).
+
+A frame f is fixed to joint i = frame.parentJoint at ``placement`` = iMf. With p = placement,
+oMi = data.oMi[i] = (R, t), v = data.v[i] and a = data.a[i] (LOCAL, frame i):
+
+    updateFramePlacements:        oMf[f] = oMi[parentJoint] * placement     (f = 1 .. nframes-1)
+    framesForwardKinematics(q):   forwardKinematics(q) ; updateFramePlacements
+
+    getVelocity(i, rf):        LOCAL                 v
+                               WORLD                 oMi v
+                               LOCAL_WORLD_ALIGNED   (R v.linear, R v.angular)
+    getFrameVelocity(f, rf):   LOCAL                 p^-1 v
+                               WORLD                 oMi v
+                               LOCAL_WORLD_ALIGNED   (R (v.linear + v.angular x p.t), R v.angular)
+    get[Frame]Acceleration:    the same with a in place of v
+    get[Frame]ClassicalAcceleration(rf):
+                               acc = acceleration(rf) ; acc.linear += vel.angular x vel.linear
+
+    getFrameJacobian(f, rf):       oMframe = oMi * placement ; data.J translated to oMframe
+                                   (jacobian.py, translateJointJacobian) ; writes oMf[f]
+    computeFrameJacobian(q, f, rf), without data.J:
+        WORLD                 JointJacobianWorldForwardStep over the supports of i
+        LOCAL_WORLD_ALIGNED   ForwardKinematicZeroStep over the supports ; oMf[f] = oMi * p ;
+                              JointJacobianLocalWorldAlignedForwardStep over the supports
+        LOCAL                 iMf[i] = p ; JointJacobianLocalBackwardStep from i to the root
+    getFrameJacobianTimeVariation(f, rf):   oMf[f] = oMi * p ; dJ translated to oMf[f], and
+        LOCAL                 dJ_k -= (p^-1 v) x (oMf^-1 J_k)
+        LOCAL_WORLD_ALIGNED   dJ_k.linear -= (ov.linear + ov.angular x oMf.t) x J_k.angular
+
+WORLD is the motion of the body point at the world origin, not "the local twist rotated"; that
+one is LOCAL_WORLD_ALIGNED. The getters read caches written by earlier calls on the same Data
+and raise NotComputedError when there is none (see docs/kinematics.md).
+"""
+
+import operator
+
+import numpy as np
+
+from ..errors import ModelError
+from ..spatial import SE3, Motion
+from ..spatial._kernels import cross, matvec, rot_pair, stack6
+from ._args import ReferenceFrame, state
+from .jacobian import (check_joint_id, check_reference_frame, jacobian_time_variation,
+                       joint_jacobian_local_backward_step,
+                       joint_jacobian_local_world_aligned_forward_step,
+                       joint_jacobian_world_forward_step, translate_joint_jacobian)
+from .kinematics import _forward_kinematic_step, forwardKinematics
+
+_FIX_OMI = "forwardKinematics(model, data, q) (or framesForwardKinematics)"
+_FIX_V = "forwardKinematics(model, data, q, v)"
+_FIX_A = "forwardKinematics(model, data, q, v, a)"
+_FIX_J = "computeJointJacobians(model, data, q)"
+_FIX_DJ = "computeJointJacobiansTimeVariation(model, data, q, v)"
+
+
+def check_frame_id(model, frame_id, where):
+    """``frame_id`` (an int, or a frame name) as an index in ``0 .. model.nframes - 1``."""
+    if isinstance(frame_id, str):
+        ids = [k for k, frame in enumerate(model.frames) if frame.name == frame_id]
+        if len(ids) != 1:
+            raise ModelError(
+                f"{where}: {'several frames are' if ids else 'no frame is'} named {frame_id!r}; "
+                f"the frames are {[frame.name for frame in model.frames]}; pass the id, "
+                "model.getFrameId(name, type)")
+        return ids[0]
+    try:
+        f = operator.index(frame_id)
+    except TypeError:
+        raise ModelError(f"{where}: frame_id must be an int or a frame name, got "
+                         f"{frame_id!r}") from None
+    if not 0 <= f < model.nframes:
+        raise ModelError(f"{where}: frame id {f} is out of range: this model has frames 0 .. "
+                         f"{model.nframes - 1}; look ids up with model.getFrameId(name)")
+    return f
+
+
+def check_data_frames(model, data, where):
+    """``data.oMf`` must have one entry per frame: a Data made before frames were added has not."""
+    if len(data.oMf) != model.nframes:
+        raise ModelError(f"{where}: data has {len(data.oMf)} frame placements but the model has "
+                         f"{model.nframes} frames (frames were added after model.createData()); "
+                         "create the Data again: data = model.createData()")
+
+
+def _frame_target(model, where, args, kwargs, rf_default):
+    """The two overloads of the frame getters, (frame_id[, reference_frame]) and
+    (joint_id, placement[, reference_frame]), as (frame_id or None, joint_id, placement, rf).
+
+    ``rf_default`` None means reference_frame is required (the Jacobian getters)."""
+    joint_form = (len(args) >= 2 and isinstance(args[1], SE3)) or "placement" in kwargs
+    names = ("joint_id", "placement", "reference_frame") if joint_form else (
+        "frame_id", "reference_frame")
+    if len(args) > len(names):
+        raise TypeError(f"{where}() takes (model, data, {', '.join(names)}), got "
+                        f"{len(args) + 2} positional arguments")
+    values = dict(zip(names, args, strict=False))
+    for key, value in kwargs.items():
+        if key not in names or key in values:
+            raise TypeError(f"{where}() got an unexpected or repeated argument {key!r}")
+        values[key] = value
+    if rf_default is not None:
+        values.setdefault("reference_frame", rf_default)
+    missing = [name for name in names if name not in values]
+    if missing:
+        raise TypeError(f"{where}() missing argument(s) {missing}: pass (model, data, "
+                        f"{', '.join(names)})")
+    rf = check_reference_frame(values["reference_frame"], where)
+    if not joint_form:
+        f = check_frame_id(model, values["frame_id"], where)
+        return f, model.frames[f].parentJoint, model.frames[f].placement, rf
+    if not isinstance(values["placement"], SE3):
+        raise TypeError(f"{where}(): placement must be a pinref.SE3 (the frame in the joint "
+                        f"frame), got {type(values['placement']).__name__}")
+    return None, check_joint_id(model, values["joint_id"], where), values["placement"], rf
+
+
+# --- placements --------------------------------------------------------------------------------
+
+def updateFramePlacements(model, data):
+    """``data.oMf[f] = data.oMi[parentJoint] * placement`` for every frame f >= 1.
+
+    Reads ``oMi`` (call ``forwardKinematics(model, data, q)`` first); writes ``oMf``. Mirrors
+    ``pinocchio::updateFramePlacements`` (frames.hxx). ``oMf[0]`` (the universe) stays identity.
+    """
+    check_data_frames(model, data, "updateFramePlacements")
+    data.require("updateFramePlacements", "oMi", _FIX_OMI)
+    for f in range(1, model.nframes):
+        frame = model.frames[f]
+        # oMf = oMi[parentJoint] * placement
+        data.oMf[f] = data.oMi[frame.parentJoint] * frame.placement
+    data.mark("updateFramePlacements", "oMf")
+
+
+def updateFramePlacement(model, data, frame_id):
+    """``data.oMf[frame_id] = data.oMi[parentJoint] * placement``; returns a copy of it (SE3).
+
+    Mirrors ``pinocchio::updateFramePlacement`` (frames.hxx). Reads ``oMi``.
+    """
+    where = "updateFramePlacement"
+    f = check_frame_id(model, frame_id, where)
+    check_data_frames(model, data, where)
+    data.require(where, "oMi", _FIX_OMI)
+    frame = model.frames[f]
+    # oMf = oMi[parentJoint] * placement
+    data.oMf[f] = data.oMi[frame.parentJoint] * frame.placement
+    return data.oMf[f].copy()
+
+
+def framesForwardKinematics(model, data, q):
+    """``forwardKinematics(model, data, q)`` then ``updateFramePlacements(model, data)``.
+
+    q : (..., model.nq). Writes ``liMi``, ``oMi``, ``oMf``. Returns None, as Pinocchio.
+    """
+    forwardKinematics(model, data, q)
+    updateFramePlacements(model, data)
+
+
+# --- velocities and accelerations --------------------------------------------------------------
+
+def _joint_motion(data, i, m, rf):
+    """``getVelocity``/``getAcceleration`` body: the motion m of body i (LOCAL) in frame rf."""
+    if rf == ReferenceFrame.LOCAL:
+        return m.copy()
+    oMi = data.oMi[i]
+    if rf == ReferenceFrame.WORLD:
+        # oMi m
+        return oMi.act(m)
+    # (R m.linear, R m.angular)
+    return Motion._wrap(rot_pair(oMi.rotation, m.vector))
+
+
+def _frame_motion(data, i, placement, m, rf):
+    """``getFrameVelocity``/``getFrameAcceleration`` body: m of body i seen at the frame
+    placed at ``placement`` in joint i, in frame rf."""
+    if rf == ReferenceFrame.LOCAL:
+        # placement^-1 m
+        return placement.actInv(m)
+    oMi = data.oMi[i]
+    if rf == ReferenceFrame.WORLD:
+        # oMi m
+        return oMi.act(m)
+    # (R (m.linear + m.angular x p.translation), R m.angular)
+    linear = m.linear + cross(m.angular, placement.translation)
+    return Motion._wrap(stack6(matvec(oMi.rotation, linear), matvec(oMi.rotation, m.angular)))
+
+
+def _classical(vel, acc):
+    """acc.linear += vel.angular x vel.linear (the classical acceleration of the origin)."""
+    return Motion._wrap(stack6(acc.linear + cross(vel.angular, vel.linear), acc.angular))
+
+
+def require_acceleration(data, where):
+    """``data.a`` must have been written; after ``aba`` it is built on ``oMi``, so that too."""
+    data.require(where, "a", _FIX_A)
+    if data.written["a"] == "aba":
+        data.require(where, "oMi", "forwardKinematics(model, data, q) before aba (aba turns "
+                     "a_gf into data.a with the rotations data.oMi holds)")
+
+
+def _require_motion(data, where, cache, rf):
+    if cache == "v":
+        data.require(where, "v", _FIX_V)
+    else:
+        require_acceleration(data, where)
+    if rf != ReferenceFrame.LOCAL:
+        data.require(where, "oMi", _FIX_OMI)
+
+
+def getVelocity(model, data, joint_id, reference_frame=ReferenceFrame.LOCAL):
+    """Spatial velocity of joint ``joint_id``'s body in ``reference_frame`` (Motion (...)).
+
+    LOCAL: ``data.v[i]``; WORLD: ``oMi v`` (velocity of the body point at the world origin);
+    LOCAL_WORLD_ALIGNED: ``(R v.linear, R v.angular)`` (the joint origin's velocity in world
+    axes). Reads ``v`` (and ``oMi``): call ``forwardKinematics(model, data, q, v)`` first.
+    Mirrors ``pinocchio::getVelocity`` (kinematics.hxx).
+    """
+    where = "getVelocity"
+    i = check_joint_id(model, joint_id, where)
+    rf = check_reference_frame(reference_frame, where)
+    _require_motion(data, where, "v", rf)
+    return _joint_motion(data, i, data.v[i], rf)
+
+
+def getAcceleration(model, data, joint_id, reference_frame=ReferenceFrame.LOCAL):
+    """Spatial acceleration of joint ``joint_id``'s body in ``reference_frame``, as
+    ``getVelocity`` with ``data.a``. Needs ``forwardKinematics(model, data, q, v, a)`` first.
+    Mirrors ``pinocchio::getAcceleration`` (kinematics.hxx).
+    """
+    where = "getAcceleration"
+    i = check_joint_id(model, joint_id, where)
+    rf = check_reference_frame(reference_frame, where)
+    _require_motion(data, where, "a", rf)
+    return _joint_motion(data, i, data.a[i], rf)
+
+
+def getClassicalAcceleration(model, data, joint_id, reference_frame=ReferenceFrame.LOCAL):
+    """Classical acceleration of the joint origin: the spatial acceleration with
+    ``linear += omega x v`` (both from ``reference_frame``). Mirrors
+    ``pinocchio::getClassicalAcceleration`` (kinematics.hxx).
+    """
+    vel = getVelocity(model, data, joint_id, reference_frame)
+    acc = getAcceleration(model, data, joint_id, reference_frame)
+    return _classical(vel, acc)
+
+
+def getFrameVelocity(model, data, *args, **kwargs):
+    """Spatial velocity of a frame in ``reference_frame`` (default LOCAL), Motion (...).
+
+    ``getFrameVelocity(model, data, frame_id, reference_frame=LOCAL)`` or
+    ``getFrameVelocity(model, data, joint_id, placement, reference_frame=LOCAL)``.
+    LOCAL: ``placement^-1 v``; WORLD: ``oMi v``; LOCAL_WORLD_ALIGNED:
+    ``(R (v.linear + v.angular x placement.translation), R v.angular)``. Reads ``v``, ``oMi``:
+    call ``forwardKinematics(model, data, q, v)`` first. Mirrors ``pinocchio::getFrameVelocity``.
+    """
+    where = "getFrameVelocity"
+    _, i, placement, rf = _frame_target(model, where, args, kwargs, ReferenceFrame.LOCAL)
+    _require_motion(data, where, "v", rf)
+    return _frame_motion(data, i, placement, data.v[i], rf)
+
+
+def getFrameAcceleration(model, data, *args, **kwargs):
+    """Spatial acceleration of a frame, as ``getFrameVelocity`` with ``data.a``. Needs
+    ``forwardKinematics(model, data, q, v, a)`` first. Mirrors ``pinocchio::getFrameAcceleration``.
+    """
+    where = "getFrameAcceleration"
+    _, i, placement, rf = _frame_target(model, where, args, kwargs, ReferenceFrame.LOCAL)
+    _require_motion(data, where, "a", rf)
+    return _frame_motion(data, i, placement, data.a[i], rf)
+
+
+def getFrameClassicalAcceleration(model, data, *args, **kwargs):
+    """Classical acceleration of a frame's origin: ``getFrameAcceleration`` with
+    ``linear += omega x v`` from ``getFrameVelocity`` in the same frame. Mirrors
+    ``pinocchio::getFrameClassicalAcceleration`` (frames.hxx).
+    """
+    where = "getFrameClassicalAcceleration"
+    _, i, placement, rf = _frame_target(model, where, args, kwargs, ReferenceFrame.LOCAL)
+    _require_motion(data, where, "v", rf)
+    _require_motion(data, where, "a", rf)
+    vel = _frame_motion(data, i, placement, data.v[i], rf)
+    acc = _frame_motion(data, i, placement, data.a[i], rf)
+    return _classical(vel, acc)
+
+
+# --- Jacobians ---------------------------------------------------------------------------------
+
+def getFrameJacobian(model, data, *args, **kwargs):
+    """The Jacobian of a frame in ``reference_frame`` (required), from ``data.J``: (..., 6, nv).
+
+    ``getFrameJacobian(model, data, frame_id, reference_frame)`` or
+    ``getFrameJacobian(model, data, joint_id, placement, reference_frame)``. ``J @ v`` is
+    ``getFrameVelocity`` in the same frame. Reads ``J`` and ``oMi``: call
+    ``computeJointJacobians(model, data, q)`` first. The frame_id form writes ``oMf[frame_id]``.
+    Mirrors ``pinocchio::getFrameJacobian`` (frames.hpp/.hxx).
+    """
+    where = "getFrameJacobian"
+    f, i, placement, rf = _frame_target(model, where, args, kwargs, None)
+    check_data_frames(model, data, where)
+    data.require(where, "J", _FIX_J)
+    # oMframe = oMi * placement
+    oMframe = data.oMi[i] * placement
+    if f is not None:
+        data.oMf[f] = oMframe
+    return translate_joint_jacobian(model, i, rf, oMframe, data.J)
+
+
+def computeFrameJacobian(model, data, q, frame_id, reference_frame=ReferenceFrame.LOCAL):
+    """The Jacobian of frame ``frame_id`` in ``reference_frame`` (default LOCAL), from q alone.
+
+    q : (..., model.nq) ; returns (..., 6, model.nv), zero outside the support of the frame.
+    Only the supporting joints are visited; ``data.J`` is not written. Writes, on the support:
+    ``liMi``, ``oMi`` (WORLD, LOCAL_WORLD_ALIGNED), ``oMf[frame_id]`` (LOCAL_WORLD_ALIGNED),
+    ``iMf`` (LOCAL). Mirrors ``pinocchio::computeFrameJacobian`` (frames.hxx).
+    """
+    where = "computeFrameJacobian"
+    f = check_frame_id(model, frame_id, where)
+    rf = check_reference_frame(reference_frame, where)
+    check_data_frames(model, data, where)
+    q, _, shape = state(model, q)
+    frame = model.frames[f]
+    i = frame.parentJoint
+    support = model.supports[i][1:]
+    J = np.zeros(shape + (6, model.nv))
+    if rf == ReferenceFrame.WORLD:
+        for j in support:
+            joint_jacobian_world_forward_step(model.joints[j], data.joints[j], model, data, q, J)
+    elif rf == ReferenceFrame.LOCAL_WORLD_ALIGNED:
+        for j in support:
+            _forward_kinematic_step(model.joints[j], data.joints[j], model, data, q, None, None)
+        # oMf = oMi * placement
+        data.oMf[f] = data.oMi[i] * frame.placement
+        for j in support:
+            joint_jacobian_local_world_aligned_forward_step(model.joints[j], data.joints[j],
+                                                            data, data.oMf[f], J)
+    else:
+        # iMf[i] = placement: the target frame seen from its joint
+        data.iMf[i] = frame.placement
+        for j in reversed(support):
+            joint_jacobian_local_backward_step(model.joints[j], data.joints[j], model, data, q, J)
+    return J
+
+
+def getFrameJacobianTimeVariation(model, data, frame_id, reference_frame):
+    """``dJ/dt`` of frame ``frame_id``'s Jacobian in ``reference_frame`` (..., 6, nv).
+
+    Reads ``dJ``, ``J``, ``oMi``, ``v``, ``ov``: call
+    ``computeJointJacobiansTimeVariation(model, data, q, v)`` first. Writes ``oMf[frame_id]``.
+    Mirrors ``pinocchio::getFrameJacobianTimeVariation`` (frames.hxx).
+    """
+    where = "getFrameJacobianTimeVariation"
+    f = check_frame_id(model, frame_id, where)
+    rf = check_reference_frame(reference_frame, where)
+    check_data_frames(model, data, where)
+    data.require(where, "dJ", _FIX_DJ)
+    frame = model.frames[f]
+    i = frame.parentJoint
+    # oMf = oMi * placement ; v_frame = placement^-1 v_i
+    data.oMf[f] = data.oMi[i] * frame.placement
+    v_frame = frame.placement.actInv(data.v[i])
+    return jacobian_time_variation(model, data, i, rf, data.oMf[f], v_frame)
+
+
+__all__ = ["updateFramePlacements", "updateFramePlacement", "framesForwardKinematics",
+           "getVelocity", "getAcceleration", "getClassicalAcceleration", "getFrameVelocity",
+           "getFrameAcceleration", "getFrameClassicalAcceleration", "getFrameJacobian",
+           "computeFrameJacobian", "getFrameJacobianTimeVariation"]

@@ -1,0 +1,371 @@
+"""Joint Jacobians and their time variation (algorithm/jacobian.hxx, 3.8.0).
+
+A Jacobian is a (..., 6, nv) matrix whose column k is the spatial motion produced by a unit
+velocity of dof k. ``data.J`` holds every column in the WORLD frame (world axes, world origin);
+a joint's Jacobian in another frame is read off it by ``getJointJacobian``.
+
+    computeJointJacobians(q):                                   JointJacobiansForwardStep
+        for i = 1 .. n-1:
+            jcalc(q)                            -> M_J, S_i
+            liMi[i]      = jointPlacements[i] * M_J
+            oMi[i]       = oMi[parent] * liMi[i]          (liMi[i] if parent == 0)
+            J[:, cols_i] = oMi[i] S_i                     (column by column, motion action)
+    computeJointJacobians():  J[:, cols_i] = oMi[i] S_i with the stored oMi   (...ForwardStep2)
+
+    getJointJacobian(i, rf):                                    details::translateJointJacobian
+        on the columns k of the joints supporting i (all other columns are 0), p = oMi[i]:
+            WORLD                 J_k
+            LOCAL_WORLD_ALIGNED   J_k, then linear -= p.translation x angular
+            LOCAL                 p^-1 J_k
+
+    computeJointJacobian(q, i), LOCAL without data.J:           JointJacobianLocalBackwardStep
+        iMf[i] = I
+        for j = i, parent(i), ..., while j > 0:
+            jcalc(q) ; liMi[j] = jointPlacements[j] * M_J
+            iMf[parent(j)] = liMi[j] * iMf[j]             (frame i seen from joint parent(j))
+            J[:, cols_j]   = iMf[j]^-1 S_j
+
+    computeJointJacobiansTimeVariation(q, v):          JointJacobiansTimeVariationForwardStep
+        for i = 1 .. n-1:
+            jcalc(q, v) ; liMi, oMi as above ; v[i] = v_J + liMi[i]^-1 v[parent]
+            J[:, cols_i]  = oMi[i] S_i
+            ov[i]         = oMi[i] v[i]
+            dJ[:, cols_i] = ov[i] x J[:, cols_i]
+    getJointJacobianTimeVariation(i, rf): dJ translated as J above, then on the support columns
+            LOCAL                 dJ_k -= v[i] x (oMi[i]^-1 J_k)
+            LOCAL_WORLD_ALIGNED   dJ_k.linear -= (ov[i].linear + ov[i].angular x p) x J_k.angular
+
+Every public function returns an owned array; ``get*`` functions read the caches written by a
+``compute*`` call on the same Data and raise NotComputedError when there is none.
+"""
+
+import operator
+
+import numpy as np
+
+from ..errors import ModelError
+from ..spatial import SE3, Motion
+from ..spatial._kernels import ANGULAR, LINEAR, cross, mT, stack6
+from ._args import ReferenceFrame, state
+
+_FIX_J = "computeJointJacobians(model, data, q)"
+_FIX_DJ = "computeJointJacobiansTimeVariation(model, data, q, v)"
+
+
+# --- argument checks shared by the kinematic queries (frames.py, center_of_mass.py, ...) ------
+
+def check_joint_id(model, joint_id, where):
+    """``joint_id`` (an int, or a joint name) as an index in ``0 .. model.njoints - 1``."""
+    if isinstance(joint_id, str):
+        if joint_id not in model.names:
+            raise ModelError(f"{where}: no joint named {joint_id!r}; the joints are "
+                             f"{model.names}")
+        return model.names.index(joint_id)
+    try:
+        i = operator.index(joint_id)
+    except TypeError:
+        raise ModelError(f"{where}: joint_id must be an int or a joint name, got "
+                         f"{joint_id!r}") from None
+    if not 0 <= i < model.njoints:
+        raise ModelError(f"{where}: joint id {i} is out of range: this model has joints 0 .. "
+                         f"{model.njoints - 1}; look ids up with model.getJointId(name)")
+    return i
+
+
+def check_reference_frame(rf, where):
+    """``rf`` as a ReferenceFrame (pinref's, Pinocchio's or its int value 0, 1, 2)."""
+    if not isinstance(rf, (bool, np.bool_)):
+        try:
+            return ReferenceFrame(operator.index(rf))
+        except (TypeError, ValueError):
+            pass
+    raise ModelError(f"{where}: reference_frame must be pinref.ReferenceFrame.LOCAL, WORLD or "
+                     f"LOCAL_WORLD_ALIGNED (1, 0, 2), got {rf!r}")
+
+
+# --- column sets: a (..., 6, k) matrix seen as k motions --------------------------------------
+
+def columns(J):
+    """The k columns of a (..., 6, k) matrix as one Motion of batch shape (..., k)."""
+    return Motion._wrap(mT(J))
+
+
+def matrix(m):
+    """The inverse of ``columns``: a Motion of batch shape (..., k) as a (..., 6, k) matrix."""
+    return mT(m.vector)
+
+
+def per_column(x):
+    """An SE3 or Motion of batch shape (...) with one more axis, to meet (..., k) columns."""
+    if isinstance(x, SE3):
+        return SE3._wrap(x.rotation[..., None, :, :], x.translation[..., None, :])
+    return Motion._wrap(x.vector[..., None, :])
+
+
+def act_set(M, S):
+    """``motionSet::se3Action``: M.act(S_k) for every column S_k = (v_k; w_k) of S (..., 6, k):
+
+        (R v_k + p x (R w_k) ; R w_k)        (== M.action @ S, and per_column(M).act(columns(S)))
+
+    R multiplies [v_1 .. v_k  w_1 .. w_k] in one product; when S is constant (no batch axes)
+    and M is batched, that product is a single (B*3, 3) x (3, 2k) matrix product.
+    """
+    k = S.shape[-1]
+    # [R v | R w]
+    V = np.concatenate((S[..., LINEAR, :], S[..., ANGULAR, :]), axis=-1)
+    R = M.rotation
+    if S.ndim == 2 and R.ndim > 2:
+        RV = (R.reshape(-1, 3) @ V).reshape(R.shape[:-1] + (2 * k,))
+    else:
+        RV = R @ V
+    Rw = RV[..., k:]
+    # linear = R v + p x (R w)
+    linear = RV[..., :k] + mT(cross(M.translation[..., None, :], mT(Rw)))
+    return np.concatenate((linear, np.broadcast_to(Rw, linear.shape)), axis=-2)
+
+
+def support_columns(model, joint_id):
+    """The columns of the joints supporting ``joint_id`` (``model.supports``), in tree order."""
+    return np.array([k for j in model.supports[joint_id][1:]
+                     for k in range(model.idx_vs[j], model.idx_vs[j] + model.nvs[j])], dtype=int)
+
+
+def translate_joint_jacobian(model, joint_id, rf, oMp, Jin):
+    """``details::translateJointJacobian``: the support columns of the WORLD matrix Jin
+    (..., 6, nv), expressed at the frame placed at ``oMp`` in the world; other columns 0."""
+    cols = support_columns(model, joint_id)
+    J_k = columns(Jin[..., cols])
+    if rf == ReferenceFrame.WORLD:
+        out = J_k
+    elif rf == ReferenceFrame.LOCAL_WORLD_ALIGNED:
+        # J_k.linear -= p x J_k.angular
+        p = oMp.translation[..., None, :]
+        out = Motion._wrap(stack6(J_k.linear - cross(p, J_k.angular), J_k.angular))
+    else:
+        # J_k = oMp^-1 J_k
+        out = per_column(oMp).actInv(J_k)
+    shape = np.broadcast_shapes(Jin.shape[:-2], oMp.shape)
+    Jout = np.zeros(shape + (6, model.nv))
+    Jout[..., cols] = matrix(out)
+    return Jout
+
+
+# --- the steps ---------------------------------------------------------------------------------
+
+def _joint_jacobians_forward_step(jmodel, jdata, model, data, q):
+    """Mirrors JointJacobiansForwardStep::algo; writes liMi, oMi and J's columns of joint i."""
+    i = jmodel.id
+    parent = model.parents[i]
+    jmodel.calc(jdata, q)
+    # liMi = jointPlacements[i] * M_J
+    data.liMi[i] = model.jointPlacements[i] * jdata.M
+    # oMi = oMi[parent] * liMi
+    data.oMi[i] = data.oMi[parent] * data.liMi[i] if parent > 0 else data.liMi[i]
+    # J[:, cols_i] = oMi S_i
+    data.J[..., jmodel.v_slice] = act_set(data.oMi[i], jdata.S)
+
+
+def _joint_jacobians_forward_step2(jmodel, jdata, data):
+    """Mirrors JointJacobiansForwardStep2::algo: J[:, cols_i] = oMi S_i with the stored oMi."""
+    # J[:, cols_i] = oMi S_i
+    data.J[..., jmodel.v_slice] = act_set(data.oMi[jmodel.id], jdata.S)
+
+
+def joint_jacobian_world_forward_step(jmodel, jdata, model, data, q, J):
+    """Mirrors JointJacobianWorldForwardStep::algo: liMi, oMi of joint i; J's columns in WORLD."""
+    i = jmodel.id
+    parent = model.parents[i]
+    jmodel.calc(jdata, q)
+    # liMi = jointPlacements[i] * M_J
+    data.liMi[i] = model.jointPlacements[i] * jdata.M
+    # oMi = oMi[parent] * liMi
+    data.oMi[i] = data.oMi[parent] * data.liMi[i] if parent > 0 else data.liMi[i]
+    # J[:, cols_i] = oMi S_i
+    J[..., jmodel.v_slice] = act_set(data.oMi[i], jdata.S)
+
+
+def joint_jacobian_local_backward_step(jmodel, jdata, model, data, q, J):
+    """Mirrors JointJacobianLocalBackwardStep::algo: J's columns of joint i in the target frame
+    f, whose placement in joint i is iMf[i]; passes iMf[parent] = liMi iMf[i] up the tree."""
+    i = jmodel.id
+    parent = model.parents[i]
+    jmodel.calc(jdata, q)
+    # liMi = jointPlacements[i] * M_J
+    data.liMi[i] = model.jointPlacements[i] * jdata.M
+    # iMf[parent] = liMi * iMf[i]
+    data.iMf[parent] = data.liMi[i] * data.iMf[i]
+    # J[:, cols_i] = iMf[i]^-1 S_i
+    J[..., jmodel.v_slice] = matrix(per_column(data.iMf[i]).actInv(columns(jdata.S)))
+
+
+def joint_jacobian_local_world_aligned_forward_step(jmodel, jdata, data, oMf, J):
+    """Mirrors JointJacobianLocalWorldAlignedForwardStep::algo: J's columns of joint i about
+    the origin of frame f, in world axes (needs oMi)."""
+    i = jmodel.id
+    # placement = (oMi.rotation, oMi.translation - oMf.translation)
+    placement = SE3._wrap(data.oMi[i].rotation, data.oMi[i].translation - oMf.translation)
+    # J[:, cols_i] = placement S_i
+    J[..., jmodel.v_slice] = act_set(placement, jdata.S)
+
+
+def _joint_jacobians_time_variation_forward_step(jmodel, jdata, model, data, q, v):
+    """Mirrors JointJacobiansTimeVariationForwardStep::algo: liMi, oMi, v, J, ov, dJ of joint i."""
+    i = jmodel.id
+    parent = model.parents[i]
+    jmodel.calc(jdata, q, v)
+    # v_i = v_J (+ liMi^-1 v_parent below)
+    data.v[i] = jdata.v
+    # liMi = jointPlacements[i] * M_J
+    data.liMi[i] = model.jointPlacements[i] * jdata.M
+    if parent > 0:
+        # oMi = oMi[parent] * liMi ; v_i += liMi^-1 v_parent
+        data.oMi[i] = data.oMi[parent] * data.liMi[i]
+        data.v[i] = data.v[i] + data.liMi[i].actInv(data.v[parent])
+    else:
+        data.oMi[i] = data.liMi[i]
+    # J[:, cols_i] = oMi S_i
+    data.J[..., jmodel.v_slice] = act_set(data.oMi[i], jdata.S)
+    # ov_i = oMi v_i
+    data.ov[i] = data.oMi[i].act(data.v[i])
+    # dJ[:, cols_i] = ov_i x J[:, cols_i]
+    J_cols = columns(data.J[..., jmodel.v_slice])
+    data.dJ[..., jmodel.v_slice] = matrix(per_column(data.ov[i]).cross(J_cols))
+
+
+# --- the public functions ----------------------------------------------------------------------
+
+def computeJointJacobians(model, data, q=None):
+    """Every joint's Jacobian in the WORLD frame, ``data.J`` (..., 6, nv); also FK placements.
+
+    Parameters
+    ----------
+    q : ndarray, shape (..., model.nq), optional
+        Without q, Pinocchio's second overload: the columns are built from the ``oMi`` already
+        in ``data`` (call ``forwardKinematics(model, data, q)`` first).
+
+    Returns
+    -------
+    J : ndarray, shape (..., 6, model.nv), an owned copy of ``data.J``. Column k is the motion
+        (about the world origin, in world axes) of the body of dof k for a unit velocity of k.
+
+    Mirrors ``pinocchio::computeJointJacobians`` (algorithm/jacobian.hxx, 3.8.0). Writes
+    ``liMi``, ``oMi``, ``J`` and the joints' M and S (with q); ``J`` only (without q).
+    """
+    if q is None:
+        data.require("computeJointJacobians(model, data)", "oMi",
+                     "forwardKinematics(model, data, q), or pass q")
+        shape = np.broadcast_shapes(*(M.shape for M in data.oMi[1:]))
+        data.J = np.zeros(shape + (6, model.nv))
+        for i in range(1, model.njoints):
+            _joint_jacobians_forward_step2(model.joints[i], data.joints[i], data)
+        data.mark("computeJointJacobians", "J")
+        return data.J.copy()
+    q, _, shape = state(model, q)
+    data.J = np.zeros(shape + (6, model.nv))
+    for i in range(1, model.njoints):
+        _joint_jacobians_forward_step(model.joints[i], data.joints[i], model, data, q)
+    data.mark("computeJointJacobians", "liMi", "oMi", "J")
+    return data.J.copy()
+
+
+def getJointJacobian(model, data, joint_id, reference_frame):
+    """The Jacobian of joint ``joint_id`` in ``reference_frame``, from ``data.J``.
+
+    Parameters
+    ----------
+    joint_id : int (or a joint name)
+    reference_frame : ReferenceFrame (no default, as in Pinocchio's Python API)
+        LOCAL: joint axes, about the joint origin; LOCAL_WORLD_ALIGNED: world axes, about the
+        joint origin; WORLD: world axes, about the world origin.
+
+    Returns
+    -------
+    J : ndarray, shape (..., 6, model.nv). Columns of joints that do not support ``joint_id``
+        are zero. ``J @ v`` is ``getVelocity(model, data, joint_id, reference_frame)``.
+
+    Mirrors ``pinocchio::getJointJacobian`` (jacobian.hxx). Reads ``J`` and ``oMi``; needs
+    ``computeJointJacobians(model, data, q)`` first. Writes nothing.
+    """
+    where = "getJointJacobian"
+    i = check_joint_id(model, joint_id, where)
+    rf = check_reference_frame(reference_frame, where)
+    data.require(where, "J", _FIX_J)
+    return translate_joint_jacobian(model, i, rf, data.oMi[i], data.J)
+
+
+def computeJointJacobian(model, data, q, joint_id):
+    """The Jacobian of joint ``joint_id`` in its LOCAL frame, computed from q alone.
+
+    q : (..., model.nq) ; returns (..., 6, model.nv), zero outside the support of the joint.
+
+    Mirrors ``pinocchio::computeJointJacobian`` (jacobian.hxx): one backward sweep from the
+    joint to the root. Writes ``liMi`` and ``iMf`` of the supporting joints (not ``oMi``, not
+    ``data.J``).
+    """
+    i = check_joint_id(model, joint_id, "computeJointJacobian")
+    q, _, shape = state(model, q)
+    J = np.zeros(shape + (6, model.nv))
+    # iMf[i] = identity: the target frame is the joint frame itself
+    data.iMf[i] = SE3.Identity()
+    j = i
+    while j > 0:
+        joint_jacobian_local_backward_step(model.joints[j], data.joints[j], model, data, q, J)
+        j = model.parents[j]
+    return J
+
+
+def computeJointJacobiansTimeVariation(model, data, q, v):
+    """``dJ/dt`` of every joint Jacobian in the WORLD frame, ``data.dJ`` (..., 6, nv).
+
+    q : (..., model.nq) ; v : (..., model.nv). Returns an owned copy of ``data.dJ``.
+
+    Mirrors ``pinocchio::computeJointJacobiansTimeVariation`` (jacobian.hxx). Writes ``liMi``,
+    ``oMi``, ``v`` (LOCAL velocities; ``v[0]`` untouched), ``ov`` (WORLD velocities), ``J`` and
+    ``dJ``.
+    """
+    q, arrays, shape = state(model, q, v=v)
+    v = arrays["v"]
+    data.J = np.zeros(shape + (6, model.nv))
+    data.dJ = np.zeros(shape + (6, model.nv))
+    for i in range(1, model.njoints):
+        _joint_jacobians_time_variation_forward_step(model.joints[i], data.joints[i], model,
+                                                     data, q, v)
+    data.mark("computeJointJacobiansTimeVariation", "liMi", "oMi", "v", "ov", "J", "dJ")
+    return data.dJ.copy()
+
+
+def getJointJacobianTimeVariation(model, data, joint_id, reference_frame):
+    """``dJ/dt`` of joint ``joint_id``'s Jacobian in ``reference_frame`` (..., 6, nv).
+
+    The LOCAL and LOCAL_WORLD_ALIGNED matrices are not ``dJ`` translated like ``J``: their
+    frames move, which adds the terms of the module docstring. Mirrors
+    ``pinocchio::getJointJacobianTimeVariation`` (jacobian.hxx); reads ``dJ``, ``J``, ``oMi``,
+    ``v``, ``ov``; needs ``computeJointJacobiansTimeVariation(model, data, q, v)`` first.
+    """
+    where = "getJointJacobianTimeVariation"
+    i = check_joint_id(model, joint_id, where)
+    rf = check_reference_frame(reference_frame, where)
+    data.require(where, "dJ", _FIX_DJ)
+    return jacobian_time_variation(model, data, i, rf, data.oMi[i], data.v[i])
+
+
+def jacobian_time_variation(model, data, joint_id, rf, oMp, v_p):
+    """dJ of the frame placed at ``oMp`` on joint ``joint_id``, whose LOCAL velocity is ``v_p``:
+    the body of getJointJacobianTimeVariation and getFrameJacobianTimeVariation."""
+    dJ = translate_joint_jacobian(model, joint_id, rf, oMp, data.dJ)
+    cols = support_columns(model, joint_id)
+    J_k = columns(data.J[..., cols])
+    if rf == ReferenceFrame.LOCAL:
+        # dJ_k -= v_p x (oMp^-1 J_k)
+        correction = per_column(v_p).cross(per_column(oMp).actInv(J_k))
+        dJ[..., cols] -= matrix(correction)
+    elif rf == ReferenceFrame.LOCAL_WORLD_ALIGNED:
+        # dJ_k.linear -= (ov.linear + ov.angular x p) x J_k.angular
+        ov = data.ov[joint_id]
+        w = ov.linear + cross(ov.angular, oMp.translation)
+        dJ[..., LINEAR, cols] -= mT(cross(w[..., None, :], J_k.angular))
+    return dJ
+
+
+__all__ = ["computeJointJacobians", "getJointJacobian", "computeJointJacobian",
+           "computeJointJacobiansTimeVariation", "getJointJacobianTimeVariation"]

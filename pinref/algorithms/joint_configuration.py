@@ -1,0 +1,271 @@
+"""The robot's configuration space, joint by joint (algorithm/joint-configuration.hxx, 3.8.0).
+
+The configuration space of a model is the product of its joints' spaces (R^n, SO(2), SO(3),
+SE(2), SE(3): ``jmodel.lie_group``). Every model-level operation loops over the joints and
+applies the joint's own operation to its segments, q[idx_q : idx_q + nq] and
+v[idx_v : idx_v + nv] (IntegrateStep, DifferenceStep, ... in multibody/liegroup/liegroup-algo):
+
+    integrate(q, v)[q_i]          = integrate_i(q[q_i], v[v_i])        q (+) v, one unit of time
+    difference(q1, q2)[v_i]       = difference_i(q1[q_i], q2[q_i])     q2 (-) q1
+    interpolate(q1, q2, u)[q_i]   = interpolate_i(q1[q_i], q2[q_i], u)
+    neutral()[q_i]                = neutral_i
+    normalize(q)[q_i]             = normalize_i(q[q_i])                (a copy; q is not changed)
+    isNormalized(q)               = all_i isNormalized_i(q[q_i], prec)
+    randomConfiguration(lo, up)   = random_i(lo[q_i], up[q_i])         (finite bounds only)
+    squaredDistance(q1, q2)[i-1]  = |difference_i(q1[q_i], q2[q_i])|^2  (one entry per joint)
+    distance(q1, q2)              = sqrt(sum_i squaredDistance_i)
+    dIntegrate(q, v, arg)         = block-diag_i dIntegrate_i(q[q_i], v[v_i], arg)    (nv x nv)
+    dDifference(q1, q2, arg)      = block-diag_i dDifference_i(q1[q_i], q2[q_i], arg)
+
+Every function takes leading batch axes; the batch axes of the arguments broadcast. The
+operations that read q as a configuration refuse a quaternion or (cos, sin) pair of non-unit
+norm with NotNormalizedError naming the joint (fix: ``pinref.normalize(model, q)``).
+"""
+
+import numpy as np
+
+from ..errors import ModelError, NonFiniteError, ShapeError, UnsupportedError
+from ._args import ArgumentPosition, state
+
+
+def _joints(model):
+    return model.joints[1:]
+
+
+def _configurations(model, where, **configs):
+    """Check each named configuration (size, finite, unit quaternions); their batch shape."""
+    arrays = {name: model.check_configuration(q, f"{where}: {name}") for name, q in configs.items()}
+    try:
+        shape = np.broadcast_shapes(*(q.shape[:-1] for q in arrays.values()))
+    except ValueError:
+        raise ShapeError(f"{where}: the batch shapes of "
+                         f"{', '.join(f'{k} {q.shape}' for k, q in arrays.items())} do not "
+                         "broadcast") from None
+    return arrays, shape
+
+
+def integrate(model, q, v):
+    """``q (+) v``: the configuration reached from q after moving with velocity v for one unit
+    of time, ``(..., model.nq)``. The free-flyer's v is LOCAL: its linear part is in the base
+    frame, so a base turned 90 degrees about z moving with v = (1, 0, 0, ...) goes along world y.
+
+    Mirrors ``pinocchio::integrate`` (joint-configuration.hxx). q : (..., nq) ; v : (..., nv).
+    """
+    q, arrays, shape = state(model, q, v=v)
+    v = arrays["v"]
+    out = np.empty(shape + (model.nq,))
+    for jmodel in _joints(model):
+        # q_out[q_i] = integrate_i(q[q_i], v[v_i])
+        out[..., jmodel.q_slice] = jmodel.integrate(q[..., jmodel.q_slice], v[..., jmodel.v_slice])
+    return out
+
+
+def difference(model, q1, q2):
+    """``q2 (-) q1``: the velocity v, ``(..., model.nv)``, with ``integrate(q1, v) == q2``.
+
+    Mirrors ``pinocchio::difference``. q1, q2 : (..., nq).
+    """
+    arrays, shape = _configurations(model, "difference", q1=q1, q2=q2)
+    q1, q2 = arrays["q1"], arrays["q2"]
+    out = np.empty(shape + (model.nv,))
+    for jmodel in _joints(model):
+        qs = jmodel.q_slice
+        # v[v_i] = difference_i(q1[q_i], q2[q_i])
+        out[..., jmodel.v_slice] = jmodel.difference(q1[..., qs], q2[..., qs])
+    return out
+
+
+def interpolate(model, q1, q2, alpha):
+    """The configuration a fraction ``alpha`` of the way from q1 to q2, ``(..., model.nq)``.
+
+    alpha : float, or an array of the batch shape. Mirrors ``pinocchio::interpolate``.
+    """
+    arrays, shape = _configurations(model, "interpolate", q1=q1, q2=q2)
+    q1, q2 = arrays["q1"], arrays["q2"]
+    alpha = np.asarray(alpha, dtype=float)
+    shape = np.broadcast_shapes(shape, alpha.shape)
+    out = np.empty(shape + (model.nq,))
+    for jmodel in _joints(model):
+        qs = jmodel.q_slice
+        # q_out[q_i] = interpolate_i(q1[q_i], q2[q_i], alpha)
+        out[..., qs] = jmodel.interpolate(q1[..., qs], q2[..., qs], alpha)
+    return out
+
+
+def neutral(model):
+    """The neutral configuration ``(model.nq,)``: zeros, identity quaternions (0, 0, 0, 1) and
+    (cos, sin) = (1, 0). Mirrors ``pinocchio::neutral``."""
+    out = np.empty(model.nq)
+    for jmodel in _joints(model):
+        # q[q_i] = neutral_i
+        out[jmodel.q_slice] = jmodel.neutral()
+    return out
+
+
+def normalize(model, q):
+    """A copy of q whose quaternions and (cos, sin) pairs are divided by their norms.
+
+    q : (..., model.nq), need not be normalized. Mirrors ``pinocchio::normalize`` as Pinocchio's
+    Python API exposes it (a new array; q is left unchanged).
+    """
+    q = model.check_vector(q, "normalize: q", model.nq)
+    out = q.copy()
+    for jmodel in _joints(model):
+        # q_out[q_i] = normalize_i(q[q_i])
+        out[..., jmodel.q_slice] = jmodel.normalize(q[..., jmodel.q_slice])
+    return out
+
+
+def isNormalized(model, q, prec=1e-12):
+    """True when every quaternion and (cos, sin) pair of q has norm 1 to ``prec``.
+
+    A bool for one configuration, a bool array of the batch shape for several. Mirrors
+    ``pinocchio::isNormalized`` (default prec 1e-12, as Pinocchio).
+    """
+    q = model.check_vector(q, "isNormalized: q", model.nq)
+    if not prec >= 0:
+        raise ModelError(f"isNormalized: prec must be a number >= 0, got {prec!r}")
+    result = np.full(q.shape[:-1], True)
+    for jmodel in _joints(model):
+        # all_i isNormalized_i(q[q_i], prec)
+        result = result & jmodel.is_normalized(q[..., jmodel.q_slice], prec)
+    return result[()]
+
+
+def randomConfiguration(model, lower_bound=None, upper_bound=None, rng=None):
+    """A configuration drawn uniformly within the bounds, ``(..., model.nq)``.
+
+    Parameters
+    ----------
+    lower_bound, upper_bound : ndarray, shape (..., model.nq), optional
+        Default ``model.lowerPositionLimit`` and ``model.upperPositionLimit``. Rotations
+        (quaternions, (cos, sin) pairs) ignore their bounds and are uniform; every other entry
+        needs a finite interval. Batch axes give several configurations.
+    rng : numpy.random.Generator, seed or None
+
+    Mirrors ``pinocchio::randomConfiguration``, except that infinite bounds raise
+    NonFiniteError naming the joint: Pinocchio raises on infinite bounds but returns inf for
+    its default limits of +-DBL_MAX (what ``addJoint`` sets when no limits are given).
+    """
+    lower = model.lowerPositionLimit if lower_bound is None else lower_bound
+    upper = model.upperPositionLimit if upper_bound is None else upper_bound
+    lower = _bound(model, lower, "lower_bound")
+    upper = _bound(model, upper, "upper_bound")
+    shape = np.broadcast_shapes(lower.shape[:-1], upper.shape[:-1])
+    rng = np.random.default_rng(rng)
+    out = np.empty(shape + (model.nq,))
+    for jmodel in _joints(model):
+        qs = jmodel.q_slice
+        try:
+            # q[q_i] = random_i(lower[q_i], upper[q_i])
+            out[..., qs] = jmodel.lie_group.random_configuration(lower[..., qs], upper[..., qs],
+                                                                 rng)
+        except NonFiniteError:
+            source = ("model.lowerPositionLimit / model.upperPositionLimit"
+                      if lower_bound is None or upper_bound is None else "the bounds")
+            raise NonFiniteError(
+                f"randomConfiguration: joint {model.names[jmodel.id]!r} "
+                f"({jmodel.shortname()}), q[{qs.start}:{qs.stop}]: {source} are infinite or "
+                f"+-DBL_MAX (lower {_fmt(lower[..., qs])}, upper {_fmt(upper[..., qs])}), so "
+                "no uniform draw exists; pass finite bounds, randomConfiguration(model, lower, "
+                "upper), or set finite model.lowerPositionLimit and model.upperPositionLimit"
+            ) from None
+    return out
+
+
+def _fmt(x):
+    return np.array2string(x, precision=3, max_line_width=10**6)
+
+
+def _bound(model, x, name):
+    try:
+        a = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raise ShapeError(f"randomConfiguration: {name} must be an array of shape (..., "
+                         f"{model.nq}), got {x!r}") from None
+    if a.ndim < 1 or a.shape[-1] != model.nq:
+        raise ShapeError(f"randomConfiguration: {name}: expected trailing shape ({model.nq},) "
+                         f"(model.nq), got shape {a.shape}")
+    if np.any(np.isnan(a)):
+        raise NonFiniteError(f"randomConfiguration: {name} contains NaN")
+    return a
+
+
+def squaredDistance(model, q1, q2):
+    """Per joint, the squared norm of ``difference_i(q1, q2)``: ``(..., model.njoints - 1)``.
+
+    Mirrors ``pinocchio::squaredDistance``: entry i - 1 belongs to joint i.
+    """
+    arrays, shape = _configurations(model, "squaredDistance", q1=q1, q2=q2)
+    q1, q2 = arrays["q1"], arrays["q2"]
+    out = np.zeros(shape + (model.njoints - 1,))
+    for jmodel in _joints(model):
+        qs = jmodel.q_slice
+        # d_i = |difference_i(q1[q_i], q2[q_i])|^2
+        d = jmodel.difference(q1[..., qs], q2[..., qs])
+        out[..., jmodel.id - 1] += np.sum(d * d, axis=-1)
+    return out
+
+
+def distance(model, q1, q2):
+    """``sqrt(sum_i squaredDistance_i(q1, q2))``: a float, or an array of the batch shape.
+
+    Mirrors ``pinocchio::distance`` (the sum is taken joint by joint, as squaredDistanceSum).
+    """
+    d2 = squaredDistance(model, q1, q2)
+    total = np.zeros(d2.shape[:-1])
+    for k in range(model.njoints - 1):
+        # sum_i d_i
+        total = total + d2[..., k]
+    return np.sqrt(total)[()]
+
+
+def _arg(arg, where):
+    try:
+        return ArgumentPosition(int(arg))
+    except (TypeError, ValueError):
+        raise UnsupportedError(f"{where}: arg must be pinref.ArgumentPosition.ARG0 or ARG1 "
+                               f"(0 or 1), got {arg!r}") from None
+
+
+def dIntegrate(model, q, v, arg=None):
+    """Jacobian of ``integrate(q, v)`` with respect to q (ARG0) or v (ARG1), ``(..., nv, nv)``.
+
+    Block diagonal: joint i's block is its own dIntegrate. With ``arg`` omitted, the tuple
+    (d/dq, d/dv), as Pinocchio's three-argument overload. Mirrors ``pinocchio::dIntegrate``.
+    """
+    if arg is None:
+        return (dIntegrate(model, q, v, ArgumentPosition.ARG0),
+                dIntegrate(model, q, v, ArgumentPosition.ARG1))
+    arg = _arg(arg, "dIntegrate")
+    q, arrays, shape = state(model, q, v=v)
+    v = arrays["v"]
+    J = np.zeros(shape + (model.nv, model.nv))
+    for jmodel in _joints(model):
+        vs = jmodel.v_slice
+        # J[v_i, v_i] = dIntegrate_i(q[q_i], v[v_i], arg)
+        J[..., vs, vs] = jmodel.dIntegrate(q[..., jmodel.q_slice], v[..., vs], arg)
+    return J
+
+
+def dDifference(model, q1, q2, arg=None):
+    """Jacobian of ``difference(q1, q2)`` with respect to q1 (ARG0) or q2 (ARG1),
+    ``(..., nv, nv)``, block diagonal. With ``arg`` omitted, the tuple (d/dq1, d/dq2).
+    Mirrors ``pinocchio::dDifference``.
+    """
+    if arg is None:
+        return (dDifference(model, q1, q2, ArgumentPosition.ARG0),
+                dDifference(model, q1, q2, ArgumentPosition.ARG1))
+    arg = _arg(arg, "dDifference")
+    arrays, shape = _configurations(model, "dDifference", q1=q1, q2=q2)
+    q1, q2 = arrays["q1"], arrays["q2"]
+    J = np.zeros(shape + (model.nv, model.nv))
+    for jmodel in _joints(model):
+        qs, vs = jmodel.q_slice, jmodel.v_slice
+        # J[v_i, v_i] = dDifference_i(q1[q_i], q2[q_i], arg)
+        J[..., vs, vs] = jmodel.dDifference(q1[..., qs], q2[..., qs], arg)
+    return J
+
+
+__all__ = ["integrate", "difference", "interpolate", "neutral", "normalize", "isNormalized",
+           "randomConfiguration", "squaredDistance", "distance", "dIntegrate", "dDifference"]
