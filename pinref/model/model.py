@@ -93,7 +93,11 @@ class Model:
         def vec(x, n, default, what):
             if x is None:
                 return np.full(n, default)
-            return as_array(np.reshape(x, -1), f"addJoint({joint_name!r}): {what}", (n,))
+            a = np.array(np.reshape(x, -1), dtype=float)
+            if a.shape != (n,) or np.any(np.isnan(a)):
+                raise ShapeError(f"addJoint({joint_name!r}): {what} must hold {n} numbers (+-inf "
+                                 f"allowed, NaN not), got {x!r}")
+            return a
 
         limits = (vec(max_effort, nv, _DOUBLE_MAX, "max_effort"),
                   vec(max_velocity, nv, _DOUBLE_MAX, "max_velocity"),
@@ -135,10 +139,10 @@ class Model:
         return joint_id
 
     def appendBodyToJoint(self, joint_id, body_inertia, body_placement=None):
-        """``inertias[joint_id] += body_placement.act(body_inertia)`` (the merge of Inertia +=)."""
+        """``inertias[joint_id] += body_placement.act(body_inertia)`` (Pinocchio's in-place merge)."""
         self._check_joint_id(joint_id, "appendBodyToJoint")
         placement = SE3.Identity() if body_placement is None else body_placement
-        self.inertias[joint_id] = self.inertias[joint_id] + placement.act(body_inertia)
+        self._append_inertia(joint_id, placement.act(body_inertia))
         self.nbodies += 1
 
     def addFrame(self, frame, append_inertia=True):
@@ -151,9 +155,15 @@ class Model:
             return self.getFrameId(frame.name, frame.type)
         self.frames.append(frame)
         if append_inertia:
-            j = frame.parentJoint
-            self.inertias[j] = self.inertias[j] + frame.placement.act(frame.inertia)
+            self._append_inertia(frame.parentJoint, frame.placement.act(frame.inertia))
         return self.nframes - 1
+
+    def _append_inertia(self, joint_id, Y):
+        """``inertias[joint_id] += Y`` with Pinocchio's in-place merge (``Inertia::__pequ__``),
+        on a copy, so an Inertia the caller passed in or holds is never modified."""
+        merged = self.inertias[joint_id].copy()
+        merged += Y
+        self.inertias[joint_id] = merged
 
     def addJointFrame(self, joint_id, frame_id=-1):
         """Add a JOINT frame named after joint ``joint_id``, at identity placement."""

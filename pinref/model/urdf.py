@@ -78,10 +78,6 @@ _UNIT_AXES = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 _IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 _ZERO3 = (0.0, 0.0, 0.0)
 _INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
-_LIMIT_FIELDS = (("effortLimit", "v"), ("velocityLimit", "v"), ("lowerPositionLimit", "q"),
-                 ("upperPositionLimit", "q"), ("friction", "v"), ("damping", "v"))
-
-
 # --- public entry points -----------------------------------------------------------------
 
 
@@ -191,8 +187,8 @@ def _add_joint_and_body(model, parent_frame, joint, link):
     """``addJointAndBody``: the joint, its JOINT frame and the link's body; the BODY frame id."""
     frame = model.frames[parent_frame]
     joint_id = model.addJoint(frame.parentJoint, _joint_model(joint),
-                              _compose(frame.placement, joint.origin), joint.name)
-    _set_limits(model, joint_id, _joint_limits(joint))
+                              _compose(frame.placement, joint.origin), joint.name,
+                              *_joint_limits(joint))
     joint_frame = model.addJointFrame(joint_id, parent_frame)
     return _append_body(model, joint_frame, link.inertia, link.name)
 
@@ -215,14 +211,6 @@ def _append_body(model, joint_frame, Y, body_name):
     if Y.mass != 0.0 or Y.lever.any() or Y.inertia.any():
         model.appendBodyToJoint(frame.parentJoint, Y, p)
     return model.addBodyFrame(body_name, frame.parentJoint, p, joint_frame)
-
-
-def _set_limits(model, joint_id, limits):
-    """Write ``(effort, velocity, lower, upper, friction, damping)`` into the model's vectors:
-    Model.addJoint takes finite numbers only, and Pinocchio's URDF bounds may be infinite."""
-    jmodel = model.joints[joint_id]
-    for (field, space), values in zip(_LIMIT_FIELDS, limits):
-        getattr(model, field)[jmodel.v_slice if space == "v" else jmodel.q_slice] = values
 
 
 def _joint_model(joint):
