@@ -235,9 +235,10 @@ class JointModel:
         """True when q lies on the manifold to ``prec``."""
         return self.lie_group.is_normalized(q, prec)
 
-    def random_configuration(self, lower, upper):
-        """A random configuration within the bounds (where the space has bounds)."""
-        return self.lie_group.random_configuration(lower, upper)
+    def random_configuration(self, lower, upper, rng=None):
+        """A random configuration within the bounds (where the space has bounds); ``rng`` is a
+        ``numpy.random.Generator`` (a fresh one by default)."""
+        return self.lie_group.random_configuration(lower, upper, rng)
 
     def dIntegrate(self, q, v, arg):
         """Jacobian of integrate(q, v) w.r.t. q (ARG0) or v (ARG1), ``(..., nv, nv)``."""
