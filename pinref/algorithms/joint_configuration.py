@@ -158,8 +158,7 @@ def randomConfiguration(model, lower_bound=None, upper_bound=None, rng=None):
         qs = jmodel.q_slice
         try:
             # q[q_i] = random_i(lower[q_i], upper[q_i])
-            out[..., qs] = jmodel.lie_group.random_configuration(lower[..., qs], upper[..., qs],
-                                                                 rng)
+            out[..., qs] = jmodel.random_configuration(lower[..., qs], upper[..., qs], rng)
         except NonFiniteError:
             source = ("model.lowerPositionLimit / model.upperPositionLimit"
                       if lower_bound is None or upper_bound is None else "the bounds")
