@@ -188,10 +188,9 @@ def spatial_dot(a, b):
     Each 3-term dot is summed left to right, then the two are added, as Eigen does; this order
     matters when the terms cancel.
     """
-    p = a * b
-    p = p.reshape(p.shape[:-1] + (2, 3))  # [[linear products], [angular products]]
-    halves = p[..., 0] + p[..., 1] + p[..., 2]
-    return halves[..., 0] + halves[..., 1]
+    p = halves(a * b)  # [[linear products], [angular products]]
+    dots = p[..., 0] + p[..., 1] + p[..., 2]  # (lin . lin, ang . ang)
+    return dots[..., 0] + dots[..., 1]
 
 
 def _crm_literal(m):
@@ -203,8 +202,8 @@ def _crm_literal(m):
 
 
 # crm(m) is linear in m: crm(m) = sum_k m_k crm(e_k). Row k of this basis is crm(e_k) flattened,
-# so ``m @ _CRM_BASIS`` builds every crm(m) of a batch in one product (each entry is one +-m_k
-# plus exact zeros, so the matrix is exact).
+# so ``m @ _CRM_BASIS`` builds every crm(m) of a batch in one product (for a finite m each entry
+# is one +-m_k plus exact zeros, so the matrix is exact).
 _CRM_BASIS = np.stack([_crm_literal(e).reshape(36) for e in np.eye(6)])
 _CRF_BASIS = np.stack([-_crm_literal(e).T.reshape(36) for e in np.eye(6)])
 
@@ -236,8 +235,9 @@ def cross_blocks(x, y, indices):
     return x.take(x_next, -1) * y.take(y_prev, -1) - x.take(x_prev, -1) * y.take(y_next, -1)
 
 
-_MOTION_CROSS_MOTION = _block_cross_indices([(0, 3), (3, 0), (3, 3)])  # v x w', w x v', w x w'
-_MOTION_CROSS_FORCE = _block_cross_indices([(3, 0), (3, 3), (0, 0)])  # w x f, w x n, v x f
+# a ^ b needs a_v x b_w, a_w x b_v, a_w x b_w;  v x* f needs w x f, w x n, v x f
+_MOTION_CROSS_MOTION = _block_cross_indices([(0, 3), (3, 0), (3, 3)])
+_MOTION_CROSS_FORCE = _block_cross_indices([(3, 0), (3, 3), (0, 0)])
 
 
 def motion_cross_motion(a, b):
