@@ -21,6 +21,7 @@ mass matrix / bias                     data.M, data.nle           H, C
 from . import center_of_mass, energy, frames, jacobian, joint_configuration
 from ._args import ArgumentPosition, Convention, KinematicLevel, ReferenceFrame
 from .aba import aba
+from .aba_derivatives import computeABADerivatives
 from .center_of_mass import *  # noqa: F401,F403
 from .crba import crba
 from .energy import *  # noqa: F401,F403
@@ -29,6 +30,11 @@ from .jacobian import *  # noqa: F401,F403
 from .joint_configuration import *  # noqa: F401,F403
 from .kinematics import forwardKinematics
 from .rnea import computeGeneralizedGravity, computeStaticTorque, nonLinearEffects, rnea
+from .rnea_derivatives import (
+    computeGeneralizedGravityDerivatives,
+    computeRNEADerivatives,
+    computeStaticTorqueDerivatives,
+)
 
 # Pinocchio also exposes the enum values at module level (pin.LOCAL, pin.ARG0, ...).
 WORLD, LOCAL, LOCAL_WORLD_ALIGNED = (ReferenceFrame.WORLD, ReferenceFrame.LOCAL,
@@ -39,6 +45,8 @@ ARG0, ARG1 = ArgumentPosition.ARG0, ArgumentPosition.ARG1
 
 __all__ = ["Convention", "aba", "crba", "forwardKinematics", "rnea", "nonLinearEffects",
            "computeGeneralizedGravity", "computeStaticTorque",
+           "computeRNEADerivatives", "computeABADerivatives",
+           "computeGeneralizedGravityDerivatives", "computeStaticTorqueDerivatives",
            "ReferenceFrame", "KinematicLevel", "ArgumentPosition", "WORLD", "LOCAL",
            "LOCAL_WORLD_ALIGNED", "POSITION", "VELOCITY", "ACCELERATION", "ARG0", "ARG1",
            *frames.__all__, *jacobian.__all__,

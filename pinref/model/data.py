@@ -57,6 +57,32 @@ class Data:
         self.kinetic_energy = 0.0                         # 1/2 v^T M v (armature incl.) (...)
         self.potential_energy = 0.0                       # -sum_i m_i g . com_i, world  (...)
         self.mechanical_energy = 0.0                      # kinetic + potential          (...)
+        # --- derivatives (rnea-derivatives.hxx, aba-derivatives.hxx); o = WORLD frame --------
+        # Also written there: liMi, oMi, v, a (rnea), ov, J, dJ, tau, g, M, u, ddq, Fcrb (Fcrb[0]
+        # is their scratch), and the joints' U, StU, Dinv, UDinv (WORLD frame, aba). "cols" of a
+        # (6, nv) cache: column k belongs to the joint whose tangent directions hold k.
+        self.oa = [Motion.Zero() for _ in range(n)]       # acceleration of body i, WORLD: oMi a[i]
+        self.oa_gf = [Motion.Zero() for _ in range(n)]    # oa_i - gravity, WORLD; [0]: -gravity
+        self.oh = [Force.Zero() for _ in range(n)]        # momentum oYcrb_i ov_i of body i, WORLD
+        self.of = [Force.Zero() for _ in range(n)]        # body i's wrench; subtree sum on return
+        self.oinertias = [Inertia.Zero() for _ in range(n)]  # body i's inertia, WORLD: oMi Y_i
+        self.oYcrb = [Inertia.Zero() for _ in range(n)]   # subtree i's composite inertia, WORLD
+        self.doYcrb = [np.zeros((6, 6)) for _ in range(n)]  # d/dt oYcrb_i + B(oh_i)  (..., 6, 6)
+        self.oYaba = [np.zeros((6, 6)) for _ in range(n)]  # articulated inertia, WORLD (..., 6, 6)
+        self.dVdq = np.zeros((6, nv))                     # cols ov_parent x J: dv/dq    (..., 6, nv)
+        self.dAdq = np.zeros((6, nv))                     # cols d oa_i / dq_i          (..., 6, nv)
+        self.dAdv = np.zeros((6, nv))                     # cols d oa_i / dv_i          (..., 6, nv)
+        self.dFda = np.zeros((6, nv))                     # cols oYcrb_i J: d f / da     (..., 6, nv)
+        self.dFdq = np.zeros((6, nv))                     # cols d of_i / dq_i          (..., 6, nv)
+        self.dFdv = np.zeros((6, nv))                     # cols d of_i / dv_i          (..., 6, nv)
+        self.SDinv = np.zeros((6, nv))                    # cols J_i Dinv_i (aba derivs) (..., 6, nv)
+        self.Ag = np.zeros((6, nv))                       # cols oYcrb_i J_i (gravity)  (..., 6, nv)
+        self.dtau_dq = np.zeros((nv, nv))                 # d tau / dq, tangent space (..., nv, nv)
+        self.dtau_dv = np.zeros((nv, nv))                 # d tau / dv                (..., nv, nv)
+        self.ddq_dq = np.zeros((nv, nv))                  # d ddq / dq, tangent space (..., nv, nv)
+        self.ddq_dv = np.zeros((nv, nv))                  # d ddq / dv                (..., nv, nv)
+        self.ddq_dtau = np.zeros((nv, nv))                # never written (it is Minv)  (nv, nv)
+        self.Minv = np.zeros((nv, nv))                    # (M + diag(armature))^-1   (..., nv, nv)
         # --- joints and tree bookkeeping ---------------------------------------------------
         self.joints = [jmodel.createData() for jmodel in model.joints]
         self.nvSubtree = _nv_subtree(model)               # dofs of the subtree rooted at i
