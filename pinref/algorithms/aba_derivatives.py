@@ -156,13 +156,14 @@ def _aba_derivatives_forward_step2(jmodel, jdata, model, data, oYcrb, Minv):
     data.oa[i] = data.oa_gf[i] + model.gravity
     ov_x = data.ov[i].action  # ov x (crm); ov x* (crf) is -ov_x^T
     data.of[i] = Force._wrap(matvec(Y, data.oa_gf[i].vector) - matvec(ov_x.mT, data.oh[i].vector))
-    # Minv[i, idx_v:] -= UDinv_i^T Fcrb[parent][idx_v:]  ;  Fcrb[i][idx_v:] = J_i Minv[i, idx_v:]
     if parent > 0:
+        # Minv[i, idx_v:] -= UDinv_i^T Fcrb[parent][idx_v:]
         Minv[..., cols, right] -= jdata.UDinv.mT @ data.Fcrb[parent][..., right]
-    data.Fcrb[i][..., right] = J @ Minv[..., cols, right]
+    # Fcrb[i][idx_v:] = J_i Minv[i, idx_v:] + Fcrb[parent][idx_v:]   (last term when parent > 0)
+    JMinv = J @ Minv[..., cols, right]
     if parent > 0:
-        # Fcrb[i][idx_v:] += Fcrb[parent][idx_v:]
-        data.Fcrb[i][..., right] += data.Fcrb[parent][..., right]
+        JMinv += data.Fcrb[parent][..., right]
+    data.Fcrb[i][..., right] = JMinv
     # dJ_i = ov_i x J_i ;  dAdq_i = oa_gf_parent x J_i ;  dAdv_i = dJ_i
     data.dJ[..., cols] = dJ = ov_x @ J
     dAdq = data.oa_gf[parent].action @ J
@@ -230,9 +231,10 @@ def computeABADerivatives(model, data, q, v, tau, fext=None):
 
     Returns
     -------
-    (ddq_dq, ddq_dv, ddq_dtau) : three ndarrays, shape (..., model.nv, model.nv), owned copies
-        of ``data.ddq_dq``, ``data.ddq_dv`` and ``data.Minv`` (pin returns views of these
-        caches, which its next call overwrites; docs/derivatives.md). Column j of ddq_dq is
+    (ddq_dq, ddq_dv, ddq_dtau) : three ndarrays, shape (..., model.nv, model.nv), owned arrays
+        equal to ``data.ddq_dq``, ``data.ddq_dv`` and ``data.Minv`` but not sharing memory with
+        them (pin returns views of these caches, which its next call overwrites;
+        docs/derivatives.md). Column j of ddq_dq is
         the derivative along the tangent direction e_j; ddq_dtau = (M + diag(armature))^-1.
 
     Mirrors ``pinocchio::computeABADerivatives`` (algorithm/aba-derivatives.hxx, 3.8.0); see
@@ -292,12 +294,15 @@ def computeABADerivatives(model, data, q, v, tau, fext=None):
     # Minv lower = upper^T ;  ddq_dq = -Minv dtau_dq ;  ddq_dv = -Minv dtau_dv
     lower = np.tril_indices(nv, -1)
     Minv[..., lower[0], lower[1]] = Minv[..., lower[1], lower[0]]
-    data.Minv = Minv
-    data.ddq_dq = -(Minv @ data.dtau_dq)
-    data.ddq_dv = -(Minv @ data.dtau_dv)
+    ddq_dq = -(Minv @ data.dtau_dq)
+    ddq_dv = -(Minv @ data.dtau_dv)
+    # the fresh arrays are returned; Data keeps copies in its own (reused) buffers
+    for name, value in (("Minv", Minv), ("ddq_dq", ddq_dq), ("ddq_dv", ddq_dv)):
+        setattr(data, name, _in_place(getattr(data, name), shape + (nv, nv)))
+        getattr(data, name)[...] = value
     _store_world_inertias(data, oinertias, oYcrb)
     data.mark("computeABADerivatives", "liMi", "oMi", "ov", "oa", "oa_gf", "oh", "oinertias",
               "oYcrb", "doYcrb", "oYaba", "of", "u", "ddq", "J", "SDinv", "dJ", "dVdq", "dAdq",
               "dAdv", "dFda", "dFdq", "dFdv", "Fcrb", "dtau_dq", "dtau_dv", "Minv", "ddq_dq",
               "ddq_dv")
-    return data.ddq_dq.copy(), data.ddq_dv.copy(), Minv.copy()
+    return ddq_dq, ddq_dv, Minv

@@ -2,8 +2,8 @@
 
 Derivatives with respect to q are taken along the tangent space: column j of ``dtau_dq`` is
 d tau(q (+) eps e_j) / d eps at eps = 0, with e_j a unit vector of size nv and (+)
-``pinref.integrate`` (docs/derivatives.md). Everything below is expressed in the WORLD frame (prefix o): ``J`` holds the
-columns oMi S_i, and a motion "x" a matrix acts column by column.
+``pinref.integrate`` (docs/derivatives.md). Everything below is expressed in the WORLD frame
+(prefix o): ``J`` holds the columns oMi S_i, and a motion "x" a matrix acts column by column.
 
 computeRNEADerivatives(q, v, a[, fext]):
     oa_gf[0] = -gravity
