@@ -8,6 +8,7 @@ import numpy as np
 import pinocchio as pin
 
 import pinref
+from conftest import assert_close
 from pinref.compare import to_pinocchio
 
 MODEL_NAMES = ["tutorial", "manipulator", "humanoid", "tree0", "tree1"]
@@ -69,3 +70,62 @@ def random_states(pin_model, batch, rng):
 def random_fext(njoints, batch, rng):
     """External wrenches as an array (batch + (njoints, 6)); entry 0 is ignored by both."""
     return rng.normal(size=tuple(batch) + (njoints, 6))
+
+
+def caches(model, data, lib, idx, batch):
+    """Every cache as a dict of arrays, for one state ``idx`` (pinref arrays are broadcast)."""
+    def get(x, tail):
+        x = np.asarray(x, dtype=float)
+        return x if lib == "pin" else np.broadcast_to(x, batch + tail)[idx]
+
+    out = {"tau": get(data.tau, (model.nv,)), "nle": get(data.nle, (model.nv,)),
+           "g": get(data.g, (model.nv,)), "ddq": get(data.ddq, (model.nv,)),
+           "M": get(data.M, (model.nv, model.nv))}
+    for i in range(model.njoints):
+        out[f"liMi[{i}]"] = get(data.liMi[i].homogeneous, (4, 4))
+        out[f"oMi[{i}]"] = get(data.oMi[i].homogeneous, (4, 4))
+        for name in ("v", "a", "a_gf", "h", "f"):
+            out[f"{name}[{i}]"] = get(getattr(data, name)[i].vector, (6,))
+        Y = data.Ycrb[i]
+        out[f"Ycrb[{i}].mass"] = get(Y.mass, ())
+        out[f"Ycrb[{i}].lever"] = get(Y.lever, (3,))
+        out[f"Ycrb[{i}].inertia"] = get(Y.inertia, (3, 3))
+        out[f"Fcrb[{i}]"] = get(data.Fcrb[i], (6, model.nv))
+        out[f"Yaba[{i}]"] = get(data.Yaba[i], (6, 6))
+    for i in range(1, model.njoints):
+        jd, nv = data.joints[i], model.nvs[i]
+        out[f"joints[{i}].M"] = get(jd.M.homogeneous, (4, 4))
+        for name, tail in (("S", (6, nv)), ("U", (6, nv)), ("UDinv", (6, nv)),
+                           ("Dinv", (nv, nv)), ("v", (6,)), ("c", (6,))):
+            value = getattr(jd, name)
+            if name in ("v", "c"):
+                value = value.vector
+            elif lib == "pin":
+                value = np.reshape(value, tail)
+            out[f"joints[{i}].{name}"] = get(value, tail)
+    return out
+
+
+def compare_data(rmodel, rdata, pdatas, pmodel, batch, when):
+    for k, idx in enumerate(np.ndindex(*batch)):
+        ref = caches(pmodel, pdatas[k], "pin", idx, batch)
+        got = caches(rmodel, rdata, "pinref", idx, batch)
+        for key in ref:
+            assert_close(got[key], ref[key], what=f"{when}: {key} at state {idx}")
+
+
+def check_hidden_caches(rmodel, rdata, pmodel, pdata, idx, batch):
+    """u and StU, which pin does not expose, from the identities they satisfy in pin's caches:
+    u_i = D_i (ddq_i + UDinv_i^T a_pre_i) with a_pre_i = a_gf_i - S_i ddq_i, and
+    StU_i = S_i^T U_i + diag(armature_i)."""
+    u = np.broadcast_to(rdata.u, batch + (rmodel.nv,))[idx]
+    for i in range(1, rmodel.njoints):
+        jd, nv, iv = pdata.joints[i], rmodel.nvs[i], rmodel.joints[i].v_slice
+        S, U = np.reshape(jd.S, (6, nv)), np.reshape(jd.U, (6, nv))
+        UDinv, Dinv = np.reshape(jd.UDinv, (6, nv)), np.reshape(jd.Dinv, (nv, nv))
+        ddq = pdata.ddq[iv]
+        a_pre = pdata.a_gf[i].vector - S @ ddq
+        u_ref = np.linalg.solve(Dinv, ddq + UDinv.T @ a_pre)
+        assert_close(u[iv], u_ref, tol=1e-11, what=f"u of joint {i}")
+        StU = np.broadcast_to(rdata.joints[i].StU, batch + (nv, nv))[idx]
+        assert_close(StU, S.T @ U + np.diag(pmodel.armature[iv]), what=f"StU of joint {i}")

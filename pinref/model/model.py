@@ -165,8 +165,11 @@ class Model:
         merged += Y
         self.inertias[joint_id] = merged
 
-    def addJointFrame(self, joint_id, frame_id=-1):
-        """Add a JOINT frame named after joint ``joint_id``, at identity placement."""
+    def addJointFrame(self, joint_id, frame_id=0):
+        """Add a JOINT frame named after joint ``joint_id``, at identity placement, whose parent
+        frame is ``frame_id``; a negative ``frame_id`` means the frame of the parent joint.
+
+        The default 0 is that of Pinocchio's Python binding (its C++ default is -1)."""
         self._check_joint_id(joint_id, "addJointFrame")
         if frame_id < 0:
             frame_id = self.getFrameId(self.names[self.parents[joint_id]],

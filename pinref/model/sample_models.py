@@ -43,7 +43,7 @@ def _add_joint_and_body(model, joint, parent_name, name, placement):
     Pinocchio appends a random inertia and random limits here; every caller overwrites both.
     """
     idx = model.addJoint(model.getJointId(parent_name), joint, placement, name + "_joint")
-    model.addJointFrame(idx)
+    model.addJointFrame(idx, -1)
     model.appendBodyToJoint(idx, Inertia.Random(), SE3.Identity())
     model.addBodyFrame(name + "_body", idx)
     return idx
@@ -98,7 +98,7 @@ def buildSampleModelHumanoid(usingFF=True):
     model.lowerPositionLimit[3:7] = -1.0
     model.upperPositionLimit[3:7] = 1.0
     model.appendBodyToJoint(ff, _ijoint())
-    model.addJointFrame(ff)
+    model.addJointFrame(ff, -1)
     flip = _rotate(math.pi, (1.0, 0.0, 0.0))
     _add_manipulator(model, ff, SE3(flip, np.array([0.0, -0.2, -0.1])), "rleg_")
     _add_manipulator(model, ff, SE3(flip, np.array([0.0, 0.2, -0.1])), "lleg_")
@@ -114,7 +114,7 @@ def buildSampleModelHumanoid(usingFF=True):
             (JointModelRY(), "head2", I4, _iarm)):
         idx = model.addJoint(idx, joint, placement, name + "_joint", **limits)
         model.appendBodyToJoint(idx, inertia())
-        model.addJointFrame(idx)
+        model.addJointFrame(idx, -1)
         model.addBodyFrame(name + "_body", idx)
         if name == "chest2":
             chest = idx
@@ -147,7 +147,7 @@ def buildTutorialModel():
                                          (JointModelRY(), "ry1", placements[1], link1),
                                          (JointModelRY(), "ry2", placements[2], link2)):
         parent = model.addJoint(parent, joint, placement, name + "_joint")
-        model.addJointFrame(parent)
+        model.addJointFrame(parent, -1)
         model.appendBodyToJoint(parent, body)
         model.addBodyFrame(name + "_body", parent)
     return model

@@ -9,7 +9,6 @@ parser (traversal order, axis mapping, limits, merging of fixed links, root join
 """
 
 import builtins
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -17,12 +16,10 @@ import pinocchio as pin
 import pytest
 
 import pinref
-from models import random_states
+from models import check_hidden_caches, compare_data, random_states
 from pinref.errors import UnsupportedError
 from test_bridge import URDF_FILES, assert_fields_equal, model_fields
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "algorithms"))
-from test_algorithms_pin import _check_hidden_caches, _compare  # noqa: E402
 
 URDF_DIR = Path(__file__).parent / "urdf"
 FILE_IDS = [path.stem for path in URDF_FILES]
@@ -67,10 +64,10 @@ def test_rnea_crba_aba_caches_match_pin(path, root, batch):
         getattr(pinref, name)(rmodel, rdata, *args)
         for k, idx in enumerate(states):
             getattr(pin, name)(pmodel, pdatas[k], *(x[idx] for x in args))
-        _compare(rmodel, rdata, pdatas, pmodel, batch, f"{path.stem} after {name}")
+        compare_data(rmodel, rdata, pdatas, pmodel, batch, f"{path.stem} after {name}")
     if calls[-1][0] == "aba":  # u and StU, which pin does not expose, from identities
         for k, idx in enumerate(states):
-            _check_hidden_caches(rmodel, rdata, pmodel, pdatas[k], idx, batch)
+            check_hidden_caches(rmodel, rdata, pmodel, pdatas[k], idx, batch)
 
 
 @pytest.mark.parametrize("path", URDF_FILES, ids=FILE_IDS)
