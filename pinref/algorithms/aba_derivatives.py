@@ -234,8 +234,8 @@ def computeABADerivatives(model, data, q, v, tau, fext=None):
     (ddq_dq, ddq_dv, ddq_dtau) : three ndarrays, shape (..., model.nv, model.nv), owned arrays
         equal to ``data.ddq_dq``, ``data.ddq_dv`` and ``data.Minv`` but not sharing memory with
         them (pin returns views of these caches, which its next call overwrites;
-        docs/derivatives.md). Column j of ddq_dq is
-        the derivative along the tangent direction e_j; ddq_dtau = (M + diag(armature))^-1.
+        docs/derivatives.md). Column j of ddq_dq is the derivative along the tangent direction
+        e_j; ddq_dtau = (M + diag(armature))^-1.
 
     Mirrors ``pinocchio::computeABADerivatives`` (algorithm/aba-derivatives.hxx, 3.8.0); see
     the module docstring for the passes. Writes liMi, oMi, ov, oa, oa_gf (acceleration minus
