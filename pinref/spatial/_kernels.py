@@ -331,9 +331,11 @@ def inertia_mult(m, c, I, v):
 
 def alpha_skew_square(alpha, u):
     """``alpha [u]x [u]x`` as ``(..., 3, 3)``, evaluated as ``Symmetric3::AlphaSkewSquare``:
-    off-diagonal ``(alpha u_i) u_j``, diagonal ``-alpha (u_j^2 + u_k^2)`` (not ``u_i^2 - |u|^2``).
+    below the diagonal ``(alpha u_j) u_i`` (i > j), mirrored above so the matrix is exactly
+    symmetric, and diagonal ``-alpha (u_j^2 + u_k^2)`` (not ``u_i^2 - |u|^2``).
     """
-    out = (alpha[..., None] * u)[..., :, None] * u[..., None, :]
+    lower = np.tril((alpha[..., None] * u)[..., None, :] * u[..., :, None], -1)
+    out = lower + mT(lower)
     sq = u * u
     diagonal = out.reshape(out.shape[:-2] + (9,))[..., ::4]  # a view of out's diagonal
     diagonal[...] = -(alpha[..., None] * (sq.take(_NEXT, -1) + sq.take(_PREV, -1)))

@@ -81,10 +81,7 @@ def test_xml_string_and_bytes_equal_the_file(path):
 def test_inertias_are_exactly_symmetric(path):
     """Pinocchio's Symmetric3 is symmetric by construction; pinref's 3x3 must be too."""
     for Y in pinref.buildModelFromUrdf(path).inertias:
-        if not np.array_equal(Y.inertia, Y.inertia.T):
-            pytest.xfail("pinref.spatial._kernels.alpha_skew_square rounds (a u_i) u_j below "
-                         "the diagonal and (a u_j) u_i above it, so merged inertias are "
-                         "asymmetric by an ulp (reported to the spatial owner)")
+        assert np.array_equal(Y.inertia, Y.inertia.T)
 
 
 def test_children_are_visited_in_joint_name_order():
