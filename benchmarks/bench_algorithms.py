@@ -1,0 +1,62 @@
+"""RNEA, CRBA and ABA: pinref against Pinocchio 3.8.0, measured in the same run.
+
+Single state: one call each. B = 1000: one batched pinref call against pin called in a Python
+loop over the same 1000 states; both reported per state. Run: python benchmarks/bench_algorithms.py
+"""
+
+import argparse
+
+import numpy as np
+import pinocchio as pin
+
+import pinref
+from _common import per_call, print_table
+
+MODELS = {"tutorial": (pinref.buildTutorialModel, None),
+          "manipulator": (pinref.buildSampleModelManipulator, pin.buildSampleModelManipulator),
+          "humanoid": (pinref.buildSampleModelHumanoid, pin.buildSampleModelHumanoid)}
+
+
+def _models(name):
+    build_ref, build_pin = MODELS[name]
+    model = build_ref()
+    return model, (build_pin() if build_pin else pinref.compare.to_pinocchio(model))
+
+
+def _states(pmodel, n, rng):
+    lo, hi = -np.ones(pmodel.nq), np.ones(pmodel.nq)
+    q = np.stack([pin.randomConfiguration(pmodel, lo, hi) for _ in range(n)])
+    return q, rng.normal(size=(n, pmodel.nv)), rng.normal(size=(n, pmodel.nv))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--batch", type=int, default=1000)
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+    rows = []
+    for name in MODELS:
+        model, pmodel = _models(name)
+        data, pdata = model.createData(), pmodel.createData()
+        q, v, a = _states(pmodel, args.batch, rng)
+        calls = {
+            "rnea": (lambda k: pin.rnea(pmodel, pdata, q[k], v[k], a[k]),
+                     lambda s: pinref.rnea(model, data, q[s], v[s], a[s])),
+            "crba": (lambda k: pin.crba(pmodel, pdata, q[k]),
+                     lambda s: pinref.crba(model, data, q[s])),
+            "aba": (lambda k: pin.aba(pmodel, pdata, q[k], v[k], a[k]),
+                    lambda s: pinref.aba(model, data, q[s], v[s], a[s])),
+        }
+        for algo, (pin_call, ref_call) in calls.items():
+            t_pin = per_call(lambda: pin_call(0))
+            t_ref = per_call(lambda: ref_call(0))
+            t_pin_b = per_call(lambda: [pin_call(k) for k in range(args.batch)]) / args.batch
+            t_ref_b = per_call(lambda: ref_call(slice(None))) / args.batch
+            rows.append((name, algo, t_pin, t_ref, t_ref / t_pin, t_pin_b, t_ref_b,
+                         t_ref_b / t_pin_b))
+    print_table(["model", "algorithm", "pin us", "pinref us", "ratio",
+                 f"pin loop us/state", f"pinref B={args.batch} us/state", "ratio"], rows)
+
+
+if __name__ == "__main__":
+    main()
