@@ -8,6 +8,10 @@ import statistics
 import time
 import timeit
 
+import numpy as np
+
+MODEL_NAMES = ("tutorial", "manipulator", "humanoid")
+
 
 def time_per_call(stmt, globals=None, repeat=7, min_seconds=0.02):
     """Median wall time of one execution of ``stmt``, in seconds, over ``repeat`` timed loops.
@@ -42,3 +46,25 @@ def print_table(headers, rows):
     lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in table]
     lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
     print("\n".join(lines))
+
+
+def sample_models(name):
+    """(pinref model, pinocchio model) for 'tutorial', 'manipulator' or 'humanoid'."""
+    import pinocchio as pin
+
+    import pinref
+
+    if name == "tutorial":
+        model = pinref.buildTutorialModel()
+        return model, pinref.to_pinocchio(model)
+    build = {"manipulator": "buildSampleModelManipulator", "humanoid": "buildSampleModelHumanoid"}
+    return getattr(pinref, build[name])(), getattr(pin, build[name])()
+
+
+def random_states(pin_model, n, rng):
+    """n random states (q from pin.randomConfiguration in [-1, 1] bounds; v, a normal)."""
+    import pinocchio as pin
+
+    lo, hi = -np.ones(pin_model.nq), np.ones(pin_model.nq)
+    q = np.stack([pin.randomConfiguration(pin_model, lo, hi) for _ in range(n)])
+    return q, rng.normal(size=(n, pin_model.nv)), rng.normal(size=(n, pin_model.nv))

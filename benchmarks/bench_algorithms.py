@@ -10,24 +10,7 @@ import numpy as np
 import pinocchio as pin
 
 import pinref
-from _common import per_call, print_table
-
-MODELS = {"tutorial": (pinref.buildTutorialModel, None),
-          "manipulator": (pinref.buildSampleModelManipulator, pin.buildSampleModelManipulator),
-          "humanoid": (pinref.buildSampleModelHumanoid, pin.buildSampleModelHumanoid)}
-
-
-def _models(name):
-    build_ref, build_pin = MODELS[name]
-    model = build_ref()
-    return model, (build_pin() if build_pin else pinref.compare.to_pinocchio(model))
-
-
-def _states(pmodel, n, rng):
-    lo, hi = -np.ones(pmodel.nq), np.ones(pmodel.nq)
-    q = np.stack([pin.randomConfiguration(pmodel, lo, hi) for _ in range(n)])
-    return q, rng.normal(size=(n, pmodel.nv)), rng.normal(size=(n, pmodel.nv))
-
+from _common import MODEL_NAMES, per_call, print_table, random_states, sample_models
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -35,10 +18,10 @@ def main():
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     rows = []
-    for name in MODELS:
-        model, pmodel = _models(name)
+    for name in MODEL_NAMES:
+        model, pmodel = sample_models(name)
         data, pdata = model.createData(), pmodel.createData()
-        q, v, a = _states(pmodel, args.batch, rng)
+        q, v, a = random_states(pmodel, args.batch, rng)
         calls = {
             "rnea": (lambda k: pin.rnea(pmodel, pdata, q[k], v[k], a[k]),
                      lambda s: pinref.rnea(model, data, q[s], v[s], a[s])),

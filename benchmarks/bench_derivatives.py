@@ -13,26 +13,11 @@ import pstats
 
 import numpy as np
 import pinocchio as pin
-from _common import per_call, print_table
+from _common import MODEL_NAMES, per_call, print_table, random_states, sample_models
 
 import pinref
 
-MODELS = {"tutorial": (pinref.buildTutorialModel, None),
-          "manipulator": (pinref.buildSampleModelManipulator, pin.buildSampleModelManipulator),
-          "humanoid": (pinref.buildSampleModelHumanoid, pin.buildSampleModelHumanoid)}
 GOALS = {"single": 40.0, "batch": 3.0}
-
-
-def _models(name):
-    build_ref, build_pin = MODELS[name]
-    model = build_ref()
-    return model, (build_pin() if build_pin else pinref.compare.to_pinocchio(model))
-
-
-def _states(pmodel, n, rng):
-    lo, hi = -np.ones(pmodel.nq), np.ones(pmodel.nq)
-    q = np.stack([pin.randomConfiguration(pmodel, lo, hi) for _ in range(n)])
-    return q, rng.normal(size=(n, pmodel.nv)), rng.normal(size=(n, pmodel.nv))
 
 
 def _time(algo, model, pmodel, data, pdata, q, v, a, batch):
@@ -68,10 +53,10 @@ def main():
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     rows = []
-    for name in MODELS:
-        model, pmodel = _models(name)
+    for name in MODEL_NAMES:
+        model, pmodel = sample_models(name)
         data, pdata = model.createData(), pmodel.createData()
-        q, v, a = _states(pmodel, args.batch, rng)
+        q, v, a = random_states(pmodel, args.batch, rng)
         for algo in ("computeRNEADerivatives", "computeABADerivatives"):
             t_pin, t_ref, t_pin_b, t_ref_b = _time(algo, model, pmodel, data, pdata, q, v, a,
                                                    args.batch)
@@ -82,9 +67,9 @@ def main():
     print(f"goals: humanoid single state <= {GOALS['single']:g}x pin; "
           f"B = {args.batch} <= {GOALS['batch']:g}x pin's loop")
     if args.profile:
-        model, pmodel = _models("humanoid")
+        model, pmodel = sample_models("humanoid")
         data = model.createData()
-        q, v, a = _states(pmodel, args.batch, rng)
+        q, v, a = random_states(pmodel, args.batch, rng)
         for algo in ("computeRNEADerivatives", "computeABADerivatives"):
             _profile(algo, model, data, q[0], v[0], a[0], "single state", 50)
             _profile(algo, model, data, q, v, a, f"B = {args.batch}", 2)

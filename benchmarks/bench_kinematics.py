@@ -11,29 +11,9 @@ import numpy as np
 import pinocchio as pin
 
 import pinref
-from pinref.compare import to_pinocchio
-from _common import print_table, time_per_call
+from _common import MODEL_NAMES, per_call, print_table, random_states, sample_models
 
-MODELS = {"tutorial": (pinref.buildTutorialModel, None),
-          "manipulator": (pinref.buildSampleModelManipulator, pin.buildSampleModelManipulator),
-          "humanoid": (pinref.buildSampleModelHumanoid, pin.buildSampleModelHumanoid)}
 ALGORITHMS = ("computeJointJacobians", "framesForwardKinematics")
-
-
-def _models(name):
-    build_ref, build_pin = MODELS[name]
-    model = build_ref()
-    return model, (build_pin() if build_pin else to_pinocchio(model))
-
-
-def _configurations(pmodel, n):
-    lo, hi = -np.ones(pmodel.nq), np.ones(pmodel.nq)
-    return np.stack([pin.randomConfiguration(pmodel, lo, hi) for _ in range(n)])
-
-
-def _us(fn):
-    """Median time of one ``fn()`` call, in microseconds."""
-    return time_per_call(fn) * 1e6
 
 
 def main():
@@ -41,17 +21,17 @@ def main():
     parser.add_argument("--batch", type=int, default=1000)
     args = parser.parse_args()
     rows = []
-    for name in MODELS:
-        model, pmodel = _models(name)
+    for name in MODEL_NAMES:
+        model, pmodel = sample_models(name)
         data, pdata = model.createData(), pmodel.createData()
-        q = _configurations(pmodel, args.batch)
+        q = random_states(pmodel, args.batch, np.random.default_rng(0))[0]
         for algo in ALGORITHMS:
             pin_fn, ref_fn = getattr(pin, algo), getattr(pinref, algo)
-            t_pin = _us(lambda: pin_fn(pmodel, pdata, q[0]))
-            t_ref = _us(lambda: ref_fn(model, data, q[0]))
-            t_pin_b = _us(lambda: [pin_fn(pmodel, pdata, q[k])
+            t_pin = per_call(lambda: pin_fn(pmodel, pdata, q[0]))
+            t_ref = per_call(lambda: ref_fn(model, data, q[0]))
+            t_pin_b = per_call(lambda: [pin_fn(pmodel, pdata, q[k])
                                    for k in range(args.batch)]) / args.batch
-            t_ref_b = _us(lambda: ref_fn(model, data, q)) / args.batch
+            t_ref_b = per_call(lambda: ref_fn(model, data, q)) / args.batch
             rows.append((f"{name} ({model.nq}/{model.nv}, {model.nframes} frames)", algo,
                          t_pin, t_ref, t_ref / t_pin, t_pin_b, t_ref_b, t_ref_b / t_pin_b))
     print(f"pin {pin.__version__}, numpy {np.__version__}")
