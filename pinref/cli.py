@@ -1,17 +1,102 @@
 """The ``pinref`` command (also ``python -m pinref``).
 
-``pinref info [--model NAME]`` prints a model's index table: each joint's name, type, parent,
-idx_q, nq, idx_v and nv, the first thing the tutorials ask a user to write down.
+    pinref diff  [--model NAME|PATH.urdf] [--free-flyer] [--algorithm rnea|crba|aba|all]
+                 [--states N] [--seed S] [--armature X] [--fext] [--tolerance T] [--json]
+                 pinref against Pinocchio 3.8.0, every cache and every stop of the passes
+    pinref trace aba|rnea|crba [--model ...] [--joint NAME] [--cache NAME]
+                 the pass-by-pass table of one call
+    pinref info  [--model ...]   the model's index table (name, type, parent, idx_q, nq, ...)
+
+Models: ``tutorial`` (the default: free-flyer + 2 RY), ``manipulator``, ``humanoid``, or a path
+ending in ``.urdf``; ``--free-flyer`` puts a free-flyer root joint under the model.
+
+Exit codes: 0 done (diff: everything agrees), 1 diff found a difference, 2 bad usage or input.
+
+Adding a command: write ``add(subparsers)`` in its own module, which adds one subparser and
+sets its handler with ``parser.set_defaults(run=handler)`` (``handler(args)`` returns the exit
+code), then add one line ``"package.module:add"`` to ``SUBCOMMANDS``. Raise ``UsageError`` (or
+any ``pinref.errors.PinrefError``) for bad input: ``main`` prints it and exits with 2.
 """
 
 import argparse
+import importlib
 import sys
+import time
 
 from . import __version__
-from .model import buildSampleModelHumanoid, buildSampleModelManipulator, buildTutorialModel
+from .errors import PinrefError
 
-MODELS = {"tutorial": buildTutorialModel, "manipulator": buildSampleModelManipulator,
-          "humanoid": buildSampleModelHumanoid}
+SUBCOMMANDS = (
+    "pinref.compare.command:add",
+    "pinref.trace.command:add",
+    "pinref.cli:add_info",
+)
+
+MODEL_HELP = ("tutorial (free-flyer + 2 RY, the default), manipulator, humanoid, or the path "
+              "of a .urdf file")
+
+
+class UsageError(Exception):
+    """Bad usage or input that argparse cannot see: printed, exit code 2."""
+
+
+def add_model_arguments(parser):
+    """``--model NAME|PATH.urdf`` and ``--free-flyer``, shared by the commands."""
+    parser.add_argument("--model", default="tutorial", metavar="NAME|PATH.urdf", help=MODEL_HELP)
+    parser.add_argument("--free-flyer", action="store_true",
+                        help="put a free-flyer root joint (root_joint) under the model")
+
+
+def model_from_args(args):
+    """The pinref Model that ``--model`` and ``--free-flyer`` name."""
+    from .compare.models import load_model
+
+    return load_model(args.model, args.free_flyer)
+
+
+class Progress:
+    """Progress on stderr, only when stderr is a terminal: ``progress(stage, done, total)``.
+
+    Redraws at most 10 times a second; ``done()`` clears the line. The end-of-run timing line
+    is separate (``timing_line``).
+    """
+
+    def __init__(self, stream=None, interval=0.1):
+        self.stream = sys.stderr if stream is None else stream
+        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.interval = interval
+        self._last = 0.0
+        self._shown = False
+
+    def __call__(self, stage, done, total):
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if done < total and now - self._last < self.interval:
+            return
+        self._last = now
+        self.stream.write(f"\r\033[K{stage} {done}/{total}")
+        self.stream.flush()
+        self._shown = True
+
+    def done(self):
+        if self._shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self._shown = False
+
+
+def add_info(subparsers):
+    info = subparsers.add_parser("info", help="print a model's index table",
+                                 description="The index table of a model: each joint's id, "
+                                 "name, type, parent, idx_q, nq, idx_v and nv.")
+    add_model_arguments(info)
+    info.set_defaults(run=run_info)
+
+
+def run_info(args):
+    print("\n".join(index_table(model_from_args(args))))
+    return 0
 
 
 def index_table(model):
@@ -27,15 +112,36 @@ def index_table(model):
     return lines
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="pinref", description=__doc__.splitlines()[0])
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="pinref", description="pinref: Pinocchio 3.8.0's RNEA, CRBA and ABA in NumPy, "
+        "cache by cache.", epilog="Exit codes: 0 done (diff: all agree), 1 diff found a "
+        "difference, 2 bad usage or input.")
     parser.add_argument("--version", action="version", version=f"pinref {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
-    info = sub.add_parser("info", help="print a model's index table")
-    info.add_argument("--model", default="tutorial", choices=sorted(MODELS))
-    args = parser.parse_args(argv)
-    if args.command == "info":
-        print("\n".join(index_table(MODELS[args.model]())))
-    return 0
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for entry in SUBCOMMANDS:
+        module, _, function = entry.partition(":")
+        getattr(importlib.import_module(module), function)(sub)
+    return parser
 
 
+def main(argv=None):
+    """Run the command line ``argv`` (default sys.argv[1:]); returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:          # argparse: --help, --version (0) or bad usage (2)
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    try:
+        return args.run(args)
+    except BrokenPipeError:            # the reader went away (pinref ... | head)
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except (UsageError, PinrefError, ImportError, OSError, ValueError) as err:
+        print(f"pinref {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"pinref {args.command}: interrupted", file=sys.stderr)
+        return 130

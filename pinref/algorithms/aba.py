@@ -31,6 +31,7 @@ import numpy as np
 from ..errors import NotPositiveDefiniteError
 from ..spatial import Force, Motion
 from ..spatial._kernels import LINEAR, matvec, mT
+from ..trace import traced_algorithm, traced_step
 from ._args import Convention, check_local, external_forces, state, writable
 
 
@@ -44,6 +45,9 @@ def se3_act_on_matrix(M, Y):
     return M.dualAction @ Y @ M.actionInverse
 
 
+@traced_step("aba", "AbaLocalConventionForwardStep1", 1,
+             writes="joints[i].M joints[i].S joints[i].v joints[i].c liMi[i] v[i] a_gf[i] Yaba[i] "
+                    "h[i] f[i]")
 def _aba_forward_step1(jmodel, jdata, model, data, q, v, shape):
     """Mirrors AbaLocalConventionForwardStep1::algo; writes liMi, v, a_gf (= c_i), Yaba, h, f."""
     i = jmodel.id
@@ -63,6 +67,9 @@ def _aba_forward_step1(jmodel, jdata, model, data, q, v, shape):
     data.f[i] = data.v[i].cross(data.h[i])
 
 
+@traced_step("aba", "AbaLocalConventionBackwardStep", 2,
+             writes="u[v_i] joints[i].U joints[i].StU joints[i].Dinv joints[i].UDinv Yaba[i]",
+             writes_if_parent="f[i] Yaba[parent] f[parent]")
 def _aba_backward_step(jmodel, jdata, model, data):
     """Mirrors AbaLocalConventionBackwardStep::algo; eliminates joint i into its parent."""
     i = jmodel.id
@@ -82,6 +89,7 @@ def _aba_backward_step(jmodel, jdata, model, data):
         data.f[parent] = data.f[parent] + data.liMi[i].act(data.f[i])
 
 
+@traced_step("aba", "AbaLocalConventionForwardStep2", 3, writes="a_gf[i] ddq[v_i] a[i] f[i]")
 def _aba_forward_step2(jmodel, jdata, model, data):
     """Mirrors AbaLocalConventionForwardStep2::algo; writes a_gf, ddq, a, f of joint i."""
     i = jmodel.id
@@ -102,6 +110,7 @@ def _aba_forward_step2(jmodel, jdata, model, data):
     data.f[i] = model.inertias[i] * data.a_gf[i] + data.v[i].cross(data.h[i])
 
 
+@traced_algorithm("aba", watch="f")
 def aba(model, data, q, v, tau, fext=None, convention=Convention.LOCAL):
     """Joint accelerations ``ddq = FD(q, v, tau[, fext])``. See the module docstring.
 

@@ -21,9 +21,12 @@ strict upper triangle into the lower one, as ``pin.crba`` does.
 import numpy as np
 
 from ..spatial._kernels import mT
+from ..trace import traced_algorithm, traced_step
 from ._args import check_local, state, writable
 
 
+@traced_step("crba", "CrbaLocalConventionForwardStep", 1,
+             writes="joints[i].M joints[i].S liMi[i] Ycrb[i]")
 def _crba_forward_step(jmodel, jdata, model, data, q):
     """Mirrors CrbaLocalConventionForwardStep::algo; writes liMi and Ycrb of joint i."""
     i = jmodel.id
@@ -34,6 +37,9 @@ def _crba_forward_step(jmodel, jdata, model, data, q):
     data.Ycrb[i] = model.inertias[i].copy()
 
 
+@traced_step("crba", "CrbaLocalConventionBackwardStep", 2,
+             writes="Fcrb[i][:, cols_i] M[cols_i, sub_i]",
+             writes_if_parent="Ycrb[parent] Fcrb[parent][:, sub_i]")
 def _crba_backward_step(jmodel, jdata, model, data, shape):
     """Mirrors CrbaLocalConventionBackwardStep::algo; fills M's block row of joint i."""
     i = jmodel.id
@@ -53,6 +59,8 @@ def _crba_backward_step(jmodel, jdata, model, data, shape):
         data.Fcrb[parent][..., sub] = data.liMi[i].dualAction @ data.Fcrb[i][..., sub]
 
 
+@traced_algorithm("crba", exit_step="crbaLocalConvention: M.diagonal() += armature",
+                  exit_writes="M")
 def crba_upper(model, data, q):
     """The core CRBA (``pinocchio::impl::crbaLocalConvention``): writes the upper triangle and
     the diagonal blocks of ``data.M`` in place (other entries keep their values), adds armature.
@@ -73,6 +81,7 @@ def crba_upper(model, data, q):
     return data.M
 
 
+@traced_algorithm("crba", exit_step="crba (Python binding): make_symmetric(M)", exit_writes="M")
 def crba(model, data, q, convention=None):
     """Joint-space inertia matrix ``M(q)``, symmetric, ``(..., model.nv, model.nv)``.
 

@@ -21,9 +21,13 @@ import numpy as np
 
 from ..spatial import Force, Motion
 from ..spatial._kernels import matvec, mT
+from ..trace import traced_algorithm, traced_step
 from ._args import external_forces, state
 
 
+@traced_step("rnea", "RneaForwardStep", 1,
+             writes="joints[i].M joints[i].S joints[i].v joints[i].c liMi[i] v[i] a_gf[i] h[i] "
+                    "f[i]")
 def _rnea_forward_step(jmodel, jdata, model, data, q, v, a):
     """Mirrors RneaForwardStep::algo; writes liMi, v, a_gf, h, f of joint i."""
     i = jmodel.id
@@ -44,6 +48,7 @@ def _rnea_forward_step(jmodel, jdata, model, data, q, v, a):
     data.f[i] = model.inertias[i] * data.a_gf[i] + data.v[i].cross(data.h[i])
 
 
+@traced_step("rnea", "RneaBackwardStep", 2, writes="tau[v_i]", writes_if_parent="f[parent]")
 def _rnea_backward_step(jmodel, jdata, model, data, tau):
     """Mirrors RneaBackwardStep::algo; accumulates tau_i and f[parent]."""
     i = jmodel.id
@@ -55,6 +60,7 @@ def _rnea_backward_step(jmodel, jdata, model, data, tau):
         data.f[parent] = data.f[parent] + data.liMi[i].act(data.f[i])
 
 
+@traced_algorithm("rnea", watch="f", exit_step="rnea: tau += armature * a", exit_writes="tau")
 def rnea(model, data, q, v, a, fext=None):
     """Joint torques ``tau = ID(q, v, a[, fext])``, LOCAL frames. See the module docstring.
 

@@ -1,0 +1,124 @@
+"""The tools: what tracing costs when it is off and on, and how long ``pinref diff`` takes.
+
+1. Tracing off: rnea, crba and aba on one state as shipped (every step function and driver
+   wears its tracing decorator) against the same functions with the decorators removed
+   (``__wrapped__``), measured alternately; the issue's bound is 5 %.
+2. Tracing on: the same calls inside ``with pinref.trace()`` (single state and B = 1000).
+3. ``compare`` (what ``pinref diff`` runs) on the humanoid with 1000 states: pinref's batched
+   traced call, pin's loop and the comparison, per algorithm.
+
+Run: python benchmarks/bench_tools.py [--model humanoid] [--states 1000]
+"""
+
+import argparse
+import contextlib
+import importlib
+import statistics
+import time
+
+import numpy as np
+from _common import print_table, time_per_call
+
+import pinref
+
+MODULES = {name: importlib.import_module(f"pinref.algorithms.{name}")
+           for name in ("aba", "rnea", "crba")}
+
+
+@contextlib.contextmanager
+def untraced():
+    """Every traced step function and driver replaced by the function it wraps."""
+    saved = []
+    for module in MODULES.values():
+        for name, fn in vars(module).items():
+            if callable(fn) and hasattr(fn, "__wrapped__") and fn.__module__ == module.__name__:
+                saved.append((module, name, fn))
+    for module, name, fn in saved:
+        setattr(module, name, fn.__wrapped__)
+    try:
+        yield
+    finally:
+        for module, name, fn in saved:
+            setattr(module, name, fn)
+
+
+def calls(model, data, q, v, a, tau):
+    return {"rnea": lambda: MODULES["rnea"].rnea(model, data, q, v, a),
+            "crba": lambda: MODULES["crba"].crba(model, data, q),
+            "aba": lambda: MODULES["aba"].aba(model, data, q, v, tau)}
+
+
+def overhead(model, state, rounds=9):
+    """(algorithm, untraced us, decorated us, ratio) with alternating measurements."""
+    rows = []
+    data = model.createData()
+    for algo in ("rnea", "crba", "aba"):
+        plain, decorated = [], []
+        for _ in range(rounds):
+            with untraced():
+                fn = calls(model, data, *state)[algo]
+                plain.append(time_per_call(fn, repeat=3, min_seconds=0.05))
+            fn = calls(model, data, *state)[algo]
+            decorated.append(time_per_call(fn, repeat=3, min_seconds=0.05))
+        t0, t1 = statistics.median(plain), statistics.median(decorated)
+        rows.append((algo, t0 * 1e6, t1 * 1e6, t1 / t0 - 1.0))
+    return rows
+
+
+def traced_cost(model, state, batch_state):
+    rows = []
+    data = model.createData()
+    for label, st in (("1 state", state), (f"B = {batch_state[0].shape[0]}", batch_state)):
+        for algo, fn in calls(model, data, *st).items():
+            t_off = time_per_call(fn, repeat=5)
+
+            def traced(fn=fn):
+                with pinref.trace():
+                    fn()
+
+            t_on = time_per_call(traced, repeat=5)
+            rows.append((label, algo, t_off * 1e3, t_on * 1e3, t_on / t_off))
+    return rows
+
+
+def diff_times(name, states):
+    from pinref.compare import compare
+
+    t0 = time.perf_counter()
+    report = compare(name, states=states)
+    total = time.perf_counter() - t0
+    rows = [(a.algorithm, a.seconds["pinref"], a.seconds["pin"], a.seconds["compare"],
+             "agree" if a.agree else "DIFFER") for a in report.algorithms]
+    return rows, total
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="humanoid")
+    parser.add_argument("--states", type=int, default=1000)
+    args = parser.parse_args()
+    from pinref.compare.diff import random_states
+    from pinref.compare.models import load_model
+
+    model = load_model(args.model)
+    one = random_states(model, 1, 0)
+    many = random_states(model, args.states, 1)
+    state = tuple(one[k][0] for k in ("q", "v", "a", "tau"))
+    batch_state = tuple(many[k] for k in ("q", "v", "a", "tau"))
+
+    print(f"Tracing off, {args.model}, one state (decorators on vs removed; bound: +5 %)\n")
+    print_table(["algorithm", "undecorated us", "decorated us", "overhead"],
+                [(a, t0, t1, f"{100 * r:+.2f} %") for a, t0, t1, r in overhead(model, state)])
+    print(f"\nTracing on, {args.model}\n")
+    print_table(["states", "algorithm", "off ms", "on ms", "on / off"],
+                traced_cost(model, state, batch_state))
+    rows, total = diff_times(args.model, args.states)
+    print(f"\ncompare({args.model!r}, states={args.states}) = pinref diff --model {args.model} "
+          f"--states {args.states}: {total:.2f} s\n")
+    print_table(["algorithm", "pinref s (batched, traced)", "pin s (loop)", "compare s",
+                 "verdict"], rows)
+
+
+if __name__ == "__main__":
+    np.set_printoptions(precision=3)
+    main()

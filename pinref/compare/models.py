@@ -1,0 +1,92 @@
+"""Which model a comparison runs on: a pinref Model, a pinocchio Model, a sample model's name
+or a URDF file, with an optional free-flyer root. Nothing here imports pinocchio.
+"""
+
+import copy
+import os
+
+import numpy as np
+
+from ..errors import ModelError
+
+SAMPLE_MODELS = ("tutorial", "manipulator", "humanoid")
+
+
+def _sample(name):
+    from .. import model as m
+
+    return {"tutorial": m.buildTutorialModel, "manipulator": m.buildSampleModelManipulator,
+            "humanoid": m.buildSampleModelHumanoid}[name]()
+
+
+def is_pinocchio_model(obj):
+    """True for a ``pinocchio.Model`` (checked without importing pinocchio)."""
+    return type(obj).__module__.split(".")[0] == "pinocchio" and type(obj).__name__ == "Model"
+
+
+def load_model(spec, free_flyer=False):
+    """A pinref Model from ``spec``: a pinref Model (copied), a sample model's name
+    ('tutorial', 'manipulator', 'humanoid') or the path of a ``.urdf`` file.
+
+    ``free_flyer`` puts a free-flyer joint named ``root_joint`` between the universe and the
+    model's root: ``buildModelFromUrdf(path, JointModelFreeFlyer())`` for a URDF, otherwise
+    :func:`with_free_flyer`. Raises ModelError for an unknown name and URDFError for a file
+    that cannot be read or is not a valid URDF.
+    """
+    from .. import model as m
+    from ..joints import JointModelFreeFlyer
+
+    if isinstance(spec, m.Model):
+        model = copy.deepcopy(spec)
+        return with_free_flyer(model) if free_flyer else model
+    if isinstance(spec, os.PathLike) or (isinstance(spec, str) and spec.endswith(".urdf")):
+        root = JointModelFreeFlyer() if free_flyer else None
+        return m.buildModelFromUrdf(os.fspath(spec), root)
+    if isinstance(spec, str) and spec in SAMPLE_MODELS:
+        model = _sample(spec)
+        return with_free_flyer(model) if free_flyer else model
+    raise ModelError(f"unknown model {spec!r}: expected one of {', '.join(SAMPLE_MODELS)}, the "
+                     "path of a .urdf file, a pinref.Model or a pinocchio.Model")
+
+
+def with_free_flyer(model):
+    """A copy of ``model`` under a new free-flyer joint ``root_joint`` (joint 1).
+
+    Every joint, placement, inertia, limit and armature entry moves down by one joint id (nq by
+    7, nv by 6); the root's own inertia (``inertias[0]``, the root link of a URDF loaded
+    without a root joint) becomes the free-flyer's body. When that is zero (the sample models),
+    the free-flyer gets the small base body that ``buildSampleModelHumanoid`` gives its own
+    free-flyer (mass 0.1, rotational inertia 0.01 I3 at the joint): a massless floating base
+    carrying revolute joints about its origin makes ABA's root block singular. Raises
+    ModelError when joint 1 already is a free-flyer attached to the universe.
+    """
+    from .. import model as m
+    from ..joints import JointModelFreeFlyer
+    from ..spatial import SE3, Inertia
+
+    if model.njoints > 1 and model.joints[1].shortname() == "JointModelFreeFlyer":
+        raise ModelError(f"model {model.name or '(unnamed)'!r} already has a free-flyer root "
+                         f"joint ({model.names[1]!r}); drop --free-flyer")
+    if "root_joint" in model.names:
+        raise ModelError("cannot add a free-flyer 'root_joint': the model has a joint of that "
+                         "name")
+    out = m.Model()
+    out.name = model.name
+    out.gravity = model.gravity.copy()
+    out.addJoint(0, JointModelFreeFlyer(), SE3.Identity(), "root_joint")
+    base = model.inertias[0]
+    out.inertias[1] = (base.copy() if float(base.mass) > 0
+                       else Inertia(0.1, np.zeros(3), np.eye(3) * 0.01))
+    for i in range(1, model.njoints):
+        jmodel = model.joints[i]
+        qs, vs = jmodel.q_slice, jmodel.v_slice
+        parent = model.parents[i] + 1
+        j = out.addJoint(parent, jmodel, model.jointPlacements[i], model.names[i],
+                         model.effortLimit[vs], model.velocityLimit[vs],
+                         model.lowerPositionLimit[qs], model.upperPositionLimit[qs],
+                         model.friction[vs], model.damping[vs])
+        out.inertias[j] = model.inertias[i].copy()
+    out.armature = np.concatenate((np.zeros(6), model.armature))
+    out.rotorInertia = np.concatenate((np.zeros(6), model.rotorInertia))
+    out.rotorGearRatio = np.concatenate((np.ones(6), model.rotorGearRatio))
+    return out

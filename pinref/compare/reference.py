@@ -1,0 +1,221 @@
+"""Pinocchio's value of every field at every stop of a pass, from pin's end state.
+
+Pinocchio exposes only the state a call leaves. A field that no later stop overwrites (liMi,
+v, h, the joint data, Yaba[i] after joint i's backward step, ddq, ...) is compared with that
+end state. A field that a later stop overwrites or accumulates into (ABA's a_gf during pass 1
+and 2, f during passes 1 to 4, the partial Yaba[parent] sums, RNEA's f, CRBA's Ycrb sums) is
+rebuilt from pin's end state with the pass's own equation, in dense 6x6 form and with the
+children taken in the order the pass takes them; the hidden ``u`` and ``StU`` likewise.
+docs/tools.md lists every field of every stop with its source.
+
+Everything here is NumPy on arrays with one leading state axis B, independent of pinref's
+spatial classes (so that a mistake in pinref's algebra is not copied into the reference).
+"""
+
+import numpy as np
+
+from ..trace import steps as S
+
+END = "pin end state"
+
+
+def skew(w):
+    """[w]x for w (..., 3)."""
+    z = np.zeros(w.shape[:-1])
+    return np.stack([np.stack([z, -w[..., 2], w[..., 1]], -1),
+                     np.stack([w[..., 2], z, -w[..., 0]], -1),
+                     np.stack([-w[..., 1], w[..., 0], z], -1)], -2)
+
+
+def _blocks(a, b, c, d):
+    return np.concatenate([np.concatenate([a, b], -1), np.concatenate([c, d], -1)], -2)
+
+
+def dual_action(H):
+    """The 6x6 force action of the placement H (..., 4, 4): f' = R f ; n' = R n + p x R f."""
+    R, p = H[..., :3, :3], H[..., :3, 3]
+    return _blocks(R, np.zeros_like(R), skew(p) @ R, R)
+
+
+def motion_cross(v):
+    """v x . on motions (crm): [[w x, vlin x], [0, w x]]."""
+    w, lin = skew(v[..., 3:]), skew(v[..., :3])
+    return _blocks(w, lin, np.zeros_like(w), w)
+
+
+def force_cross(v):
+    """v x* . on forces (crf): [[w x, 0], [vlin x, w x]]."""
+    w, lin = skew(v[..., 3:]), skew(v[..., :3])
+    return _blocks(w, np.zeros_like(w), lin, w)
+
+
+def mv(A, x):
+    return (A @ x[..., None])[..., 0]
+
+
+class Reference:
+    """``(step, joint, cache, index) -> (array (B, ...), source)``; ``joint`` is the stop's joint
+    (None for the drivers' exit writes), ``index`` the element written (as in
+    ``pinref.trace.Write``). Arrays hold the whole field (``Write.take`` cuts the entries)."""
+
+    def __init__(self):
+        self.values = {}
+
+    def put(self, step, joint, cache, index, value, source=END):
+        self.values[step, joint, cache, index] = (value, source)
+
+    def get(self, step, joint, cache, index):
+        return self.values.get((step, joint, cache, index))
+
+
+def _joint_fields(ref, step, i, P, names):
+    for name in names:
+        ref.put(step, i, f"joints.{name}", i, P[f"joints.{name}", i])
+
+
+def aba_reference(ref, model, P, tau, fext):
+    """Fill ``ref`` for ABA; return the reconstructed u (B, nv).
+
+    Pass 1: c_i = c_J + v_i x v_J ; pA_i = v_i x* h_i (- fext_i).
+    Pass 2 (children in decreasing id): u_i = tau_i - S_i^T pA_i ; StU_i = S_i^T U_i + armature
+    ; pa_i = pA_i + Yaba_i c_i + UDinv_i u_i ; Yaba[p] = Y_p + sum X* Yaba_c X*^T and
+    pA_p += X* pa_c over the children processed so far.
+    Pass 3: f_i = Y_i a_gf_i + v_i x* h_i.  Pass 4: f[p] = f3_p + sum X* f_c (f_c: end state).
+    """
+    n, B = model.njoints, tau.shape[0]
+    Y = [np.broadcast_to(y, (B, 6, 6)) for y in model.Ymatrix]
+    X = {i: dual_action(P["liMi", i]) for i in range(1, n)}
+    c, pA = {}, {0: np.zeros((B, 6))}
+    ref.put(S.ABA_INIT, 0, "f", 0, pA[0], "f[0] = 0 (the overload without fext)")
+    for i in range(1, n):
+        st = S.ABA_FORWARD1
+        _joint_fields(ref, st, i, P, ("M", "S", "v", "c"))
+        for name in ("liMi", "v", "h"):
+            ref.put(st, i, name, i, P[name, i])
+        c[i] = P["joints.c", i] + mv(motion_cross(P["v", i]), P["joints.v", i])
+        ref.put(st, i, "a_gf", i, c[i], "rebuilt: c_i = c_J + v_i x v_J (pin's v, joints.v, c)")
+        ref.put(st, i, "Yaba", i, Y[i], "pin: model.inertias[i].matrix()")
+        pA[i] = mv(force_cross(P["v", i]), P["h", i])
+        ref.put(st, i, "f", i, pA[i], "rebuilt: pA_i = v_i x* h_i (pin's v, h)")
+        if fext is not None:
+            pA[i] = pA[i] - fext[:, i]
+            ref.put(S.ABA_FEXT, i, "f", i, pA[i], "rebuilt: pA_i = v_i x* h_i - fext_i")
+    u = np.array(tau, dtype=float, copy=True)
+    Yacc = {i: Y[i] for i in range(n)}
+    for i in reversed(range(1, n)):
+        st, p, iv = S.ABA_BACKWARD, model.parents[i], model.v_slices[i]
+        Sj, U = P["joints.S", i], P["joints.U", i]
+        u[:, iv] = tau[:, iv] - mv(np.swapaxes(Sj, -1, -2), pA[i])
+        ref.put(st, i, "u", None, u.copy(), "rebuilt: u_i = tau_i - S_i^T pA_i, pA_i from pin's "
+                "caches (pass 1, children's pa)")
+        _joint_fields(ref, st, i, P, ("U", "Dinv", "UDinv"))
+        StU = np.swapaxes(Sj, -1, -2) @ U + np.diag(model.armature[iv])
+        ref.put(st, i, "joints.StU", i, StU, "rebuilt: StU_i = S_i^T U_i + diag(armature_i)")
+        ref.put(st, i, "Yaba", i, P["Yaba", i])
+        if p > 0:
+            pa = pA[i] + mv(P["Yaba", i], c[i]) + mv(P["joints.UDinv", i], u[:, iv])
+            ref.put(st, i, "f", i, pa, "rebuilt: pa_i = pA_i + Yaba_i c_i + UDinv_i u_i")
+            Yacc[p] = Yacc[p] + X[i] @ P["Yaba", i] @ np.swapaxes(X[i], -1, -2)
+            ref.put(st, i, "Yaba", p, Yacc[p], "rebuilt: Y_p + sum over the children done so "
+                    "far of X* Yaba_c X*^T (pin's liMi, Yaba)")
+            pA[p] = pA[p] + mv(X[i], pa)
+            ref.put(st, i, "f", p, pA[p], "rebuilt: pA_p + sum over the children done so far "
+                    "of liMi_c pa_c")
+    f = {0: np.zeros((B, 6))}
+    for i in range(1, n):
+        st, iv = S.ABA_FORWARD2, model.v_slices[i]
+        for name in ("a_gf", "a"):
+            ref.put(st, i, name, i, P[name, i])
+        ref.put(st, i, "ddq", None, P["ddq", None])
+        f[i] = mv(Y[i], P["a_gf", i]) + mv(force_cross(P["v", i]), P["h", i])
+        ref.put(st, i, "f", i, f[i], "rebuilt: f_i = Y_i a_gf_i + v_i x* h_i (pin's a_gf, v, h)")
+    for i in reversed(range(1, n)):
+        p = model.parents[i]
+        f[p] = f[p] + mv(X[i], P["f", i])
+        ref.put(S.ABA_FINAL_LOOP, i, "f", p, f[p], "rebuilt: f_p (pass 3) + sum over the "
+                "children done so far of liMi_c f_c (pin's end f)")
+    return u
+
+
+def rnea_reference(ref, model, P, a, fext):
+    """Fill ``ref`` for RNEA.
+
+    Forward: f_i = Y_i a_gf_i + v_i x* h_i (- fext_i). Backward (children in decreasing id):
+    tau_i = S_i^T f_i = tau_end - armature a ; f_p = f_p(forward) + sum X* f_c (f_c: end).
+    """
+    n, B = model.njoints, a.shape[0]
+    Y = [np.broadcast_to(y, (B, 6, 6)) for y in model.Ymatrix]
+    f = {}
+    for i in range(1, n):
+        st = S.RNEA_FORWARD
+        _joint_fields(ref, st, i, P, ("M", "S", "v", "c"))
+        for name in ("liMi", "v", "a_gf", "h"):
+            ref.put(st, i, name, i, P[name, i])
+        f[i] = mv(Y[i], P["a_gf", i]) + mv(force_cross(P["v", i]), P["h", i])
+        ref.put(st, i, "f", i, f[i], "rebuilt: f_i = Y_i a_gf_i + v_i x* h_i (pin's a_gf, v, h)")
+        if fext is not None:
+            f[i] = f[i] - fext[:, i]
+            ref.put(S.RNEA_FEXT, i, "f", i, f[i], "rebuilt: f_i = Y_i a_gf_i + v_i x* h_i - "
+                    "fext_i")
+    tau = P["tau", None] - model.armature * a
+    for i in reversed(range(1, n)):
+        p = model.parents[i]
+        ref.put(S.RNEA_BACKWARD, i, "tau", None, tau, "rebuilt: S_i^T f_i = pin's tau - "
+                "armature * a")
+        if p > 0:
+            f[p] = f[p] + mv(dual_action(P["liMi", i]), P["f", i])
+            ref.put(S.RNEA_BACKWARD, i, "f", p, f[p], "rebuilt: f_p (forward pass) + sum over "
+                    "the children done so far of liMi_c f_c (pin's end f)")
+    ref.put(S.RNEA_ARMATURE, None, "tau", None, P["tau", None])
+
+
+def crba_reference(ref, model, P):
+    """Fill ``ref`` for CRBA.
+
+    Forward: Ycrb_i = Y_i. Backward (children in decreasing id): Fcrb and the block rows of M
+    from the end state (M minus its armature diagonal); Ycrb_p = Y_p + sum X* Ycrb_c X*^T.
+    Exit: M with only the entries the core routine writes, then the symmetric M.
+    """
+    n, nv = model.njoints, model.nv
+    B = P["M", None].shape[0]
+    Y = [np.broadcast_to(y, (B, 6, 6)) for y in model.Ymatrix]
+    for i in range(1, n):
+        st = S.CRBA_FORWARD
+        _joint_fields(ref, st, i, P, ("M", "S"))
+        ref.put(st, i, "liMi", i, P["liMi", i])
+        ref.put(st, i, "Ycrb", i, Y[i], "pin: model.inertias[i].matrix()")
+    diag = np.arange(nv)
+    M = P["M", None].copy()
+    M[:, diag, diag] -= model.armature
+    written = np.zeros((nv, nv), dtype=bool)
+    Yacc = {i: Y[i] for i in range(n)}
+    for i in reversed(range(1, n)):
+        st, p = S.CRBA_BACKWARD, model.parents[i]
+        start = model.idx_vs[i]
+        written[start:start + model.nvs[i], start:start + model.nvSubtree[i]] = True
+        ref.put(st, i, "Fcrb", i, P["Fcrb", i])
+        ref.put(st, i, "M", None, M, "rebuilt: pin's M minus diag(armature)")
+        if p > 0:
+            X = dual_action(P["liMi", i])
+            Yacc[p] = Yacc[p] + X @ P["Ycrb", i] @ np.swapaxes(X, -1, -2)
+            ref.put(st, i, "Ycrb", p, Yacc[p], "rebuilt: Y_p + sum over the children done so "
+                    "far of X* Ycrb_c X*^T (pin's liMi, Ycrb)")
+            ref.put(st, i, "Fcrb", p, P["Fcrb", p])
+    ref.put(S.CRBA_ARMATURE, None, "M", None, np.where(written, P["M", None], 0.0),
+            "rebuilt: pin's M on the block rows the core routine writes, 0 elsewhere")
+    ref.put(S.CRBA_SYMMETRIC, None, "M", None, P["M", None])
+
+
+class ModelInfo:
+    """What the reference needs of the model, read from the pin Model: parents, index ranges,
+    nvSubtree, the 6x6 inertia matrices (pin's ``Inertia.matrix()``) and the armature."""
+
+    def __init__(self, pin_model, nv_subtree):
+        self.njoints, self.nv = pin_model.njoints, pin_model.nv
+        self.parents = [int(p) for p in pin_model.parents]
+        self.idx_vs = [int(k) for k in pin_model.idx_vs]
+        self.nvs = [int(k) for k in pin_model.nvs]
+        self.v_slices = [slice(s, s + n) for s, n in zip(self.idx_vs, self.nvs)]
+        self.nvSubtree = list(nv_subtree)
+        self.Ymatrix = [np.array(Y.matrix()) for Y in pin_model.inertias]
+        self.armature = np.array(pin_model.armature, dtype=float)

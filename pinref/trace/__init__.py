@@ -1,0 +1,53 @@
+"""Pass-by-pass traces of rnea, crba and aba.
+
+    import pinref
+
+    model = pinref.buildTutorialModel()
+    data = model.createData()
+    with pinref.trace() as t:
+        pinref.aba(model, data, q, v, tau)
+    print(t)                              # stop | Yaba[1] | Yaba[2] | Yaba[3] | what is known
+    print(t.history("Yaba", joint=2))     # Yaba[2] after each step that wrote it
+    t.select(step="AbaLocalConventionBackwardStep", joint="ry2_joint")[0]["f", 3]
+
+After each joint step of each pass (named after Pinocchio's step struct:
+``AbaLocalConventionForwardStep1``, ``AbaLocalConventionBackwardStep``,
+``AbaLocalConventionForwardStep2``, ``RneaForwardStep``, ``RneaBackwardStep``,
+``CrbaLocalConventionForwardStep``, ``CrbaLocalConventionBackwardStep``), and after each piece
+of inline driver code (``f[i] -= fext[i]``, ABA's final loop ``f[parent] += liMi[i].act(f[i])``,
+the armature terms, pin.crba's symmetrisation), the trace holds an immutable
+:class:`Snapshot`: algorithm, step, pass number, joint id and name, and read-only copies of the
+fields the step wrote. See docs/tools.md.
+
+``pinref.trace`` is both this module and the function that opens a trace: calling the module
+is the same as ``pinref.trace.trace()``.
+"""
+
+import sys
+import types
+
+from .record import (
+    Call,
+    Snapshot,
+    StepInfo,
+    Trace,
+    Write,
+    retraced,
+    trace,
+    traced_algorithm,
+    traced_step,
+)
+from .render import History, HistoryEntry, table
+
+__all__ = ["Call", "History", "HistoryEntry", "Snapshot", "StepInfo", "Trace", "Write",
+           "retraced", "table", "trace", "traced_algorithm", "traced_step"]
+
+
+class _TraceModule(types.ModuleType):
+    """Makes ``pinref.trace()`` open a trace while ``pinref.trace.Trace`` etc. stay reachable."""
+
+    def __call__(self):
+        return trace()
+
+
+sys.modules[__name__].__class__ = _TraceModule

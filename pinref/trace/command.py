@@ -1,0 +1,88 @@
+"""``pinref trace``: the pass-by-pass table of one rnea, crba or aba call.
+
+    pinref trace aba                              the tutorial's table: stop | Yaba[1..3] | known
+    pinref trace aba --joint ry1_joint            Yaba[2] after every stop that wrote it
+    pinref trace rnea --model humanoid --cache f --joint chest2_joint
+    pinref trace aba --cache a_gf --fext
+
+One random state (``--seed``) of the model: q uniform in [-1, 1] per coordinate, v and a
+standard normal, tau normal x 10. ``--cache`` chooses the cache shown for every joint (default
+Yaba for aba, f for rnea, Ycrb for crba); ``--joint`` narrows the table to that joint and then
+prints the cache's full history for it.
+"""
+
+import argparse
+import time
+
+from ..cli import UsageError, add_model_arguments, model_from_args
+
+
+def add(subparsers):
+    p = subparsers.add_parser("trace", help="print the pass-by-pass table of rnea, crba or aba",
+                              description=__doc__,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("algorithm", choices=("aba", "rnea", "crba"))
+    add_model_arguments(p)
+    p.add_argument("--joint", metavar="NAME", help="follow this joint (name or id)")
+    p.add_argument("--cache", metavar="NAME",
+                   help="the cache to follow (default: Yaba, f or Ycrb), e.g. f, a_gf, u, "
+                        "joints.UDinv")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="the state's seed")
+    p.add_argument("--armature", type=float, metavar="X", help="set every dof's armature to X")
+    p.add_argument("--fext", action="store_true", help="add random external wrenches")
+    p.set_defaults(run=run)
+
+
+def run(args):
+    import numpy as np
+
+    import pinref
+
+    from ..compare.diff import random_states
+    from . import trace
+
+    started = time.perf_counter()
+    model = model_from_args(args)
+    if args.armature is not None:
+        model.armature = np.full(model.nv, float(args.armature))
+    state = {k: x[0] for k, x in random_states(model, 1, args.seed, args.fext).items()}
+    data = model.createData()
+    fext = {"fext": state["fext"]} if "fext" in state else {}
+    with trace() as t:
+        if args.algorithm == "aba":
+            pinref.aba(model, data, state["q"], state["v"], state["tau"], **fext)
+        elif args.algorithm == "rnea":
+            pinref.rnea(model, data, state["q"], state["v"], state["a"], **fext)
+        else:
+            pinref.crba(model, data, state["q"])
+    joint = _joint(model, args.joint)
+    cache = args.cache
+    written = sorted({w.cache for s in t for w in s.writes})
+    if cache is not None and cache not in written:
+        raise UsageError(f"{args.algorithm} writes no cache {cache!r}; it writes "
+                         f"{', '.join(written)}")
+    print(t.table(cache, joints=None if joint is None else [joint]))
+    if joint is not None:
+        print()
+        print(t.history(cache or _default(args.algorithm), joint).text())
+    print()
+    print(f"pinref trace: {args.algorithm} on {model.name or args.model}, {len(t)} stops, seed "
+          f"{args.seed}, in {time.perf_counter() - started:.2f} s")
+    return 0
+
+
+def _default(algorithm):
+    from .render import DEFAULT_CACHE
+
+    return DEFAULT_CACHE[algorithm]
+
+
+def _joint(model, name):
+    if name is None:
+        return None
+    if name in model.names[1:]:
+        return model.names.index(name)
+    if name.isdigit() and 1 <= int(name) < model.njoints:
+        return int(name)
+    raise UsageError(f"no joint {name!r} in the model; its joints are "
+                     f"{', '.join(model.names[1:])}")

@@ -1,0 +1,196 @@
+"""``pinref diff`` and ``pinref trace`` on the command line: output, JSON, exit codes, bad input.
+
+Exit codes: 0 everything agrees, 1 something differs, 2 bad usage or input.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_compare import broken_aba  # noqa: F401  (the fixture, used by name)
+
+import pinref
+from pinref.cli import Progress, main
+from pinref.trace import steps as S
+
+URDF_DIR = Path(__file__).parents[1] / "model" / "urdf"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_diff_with_no_arguments(capsys):
+    code, out, err = run(capsys, "diff")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].startswith("pinref diff: model 'tutorial' (nq 9, nv 8, 3 joints); states: "
+                               "100 random, seed 0")
+    assert lines[3].split() == ["cache", "rnea", "crba", "aba"]
+    assert any(line.startswith("rnea  agree") for line in lines)
+    assert any(line.startswith("aba   agree") for line in lines)
+    assert lines[-1].startswith("pinref diff: all agree (rnea, crba, aba x 100 states) in ")
+    assert lines[-1].endswith(" s)")
+
+
+def test_diff_options(capsys):
+    code, out, _ = run(capsys, "diff", "--model", "manipulator", "--free-flyer", "--algorithm",
+                       "aba", "--states", "7", "--seed", "3", "--armature", "0.2", "--fext",
+                       "--tolerance", "1e-11", "--verbose")
+    assert code == 0
+    assert "(nq 13, nv 12, 7 joints); states: 7 random, seed 3; fext: yes; armature: [0.2]" in out
+    assert "tolerance 1e-11" in out and "aba: agree" in out and "crba" not in out
+    assert "joints.StU" in out
+
+
+def test_diff_urdf(capsys):
+    path = min(URDF_DIR.glob("*.urdf"))
+    code, out, _ = run(capsys, "diff", "--model", str(path), "--states", "3")
+    assert code == 0 and f"model '{path}'" in out
+
+
+def test_diff_json(capsys):
+    code, out, err = run(capsys, "diff", "--states", "4", "--algorithm", "crba", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["agree"] is True and data["states"] == 4
+    assert [a["algorithm"] for a in data["algorithms"]] == ["crba"]
+    assert err.startswith("pinref diff: all agree (crba x 4 states)")   # timing on stderr
+
+
+@pytest.mark.usefixtures("broken_aba")
+def test_diff_exit_1_on_a_difference(capsys):
+    """ABA's backward step without the Ia c term (test_compare.py): exit 1, and the first
+    divergence is joint 3's pa in pass 2."""
+    code, out, _ = run(capsys, "diff", "--states", "5")
+    assert code == 1
+    assert "aba   DIFFER" in out
+    assert ("first divergence:" in out and f"pass 2, {S.ABA_BACKWARD}, joint 3 ry2_joint: f[3]"
+            in out)
+    assert out.splitlines()[-1].startswith("pinref diff: aba DIFFER (rnea, crba, aba x 5")
+    code, out, _ = run(capsys, "diff", "--states", "5", "--json")
+    assert code == 1 and json.loads(out)["algorithms"][2]["first_divergence"]["joint_id"] == 3
+
+
+def test_states_file(capsys, tmp_path):
+    model = pinref.buildTutorialModel()
+    st = pinref.compare.random_states(model, 3, 9, fext=True)
+    path = tmp_path / "states.npz"
+    np.savez(path, **st)
+    code, out, _ = run(capsys, "diff", "--states-file", str(path))
+    assert code == 0 and "states: given; fext: yes" in out
+    assert "x 3 states" in out.splitlines()[-1]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["diff", "--model", "nope"], "unknown model 'nope'"),
+    (["diff", "--model", "missing.urdf"], "missing.urdf"),
+    (["diff", "--states", "0"], "--states must be at least 1"),
+    (["diff", "--tolerance", "0"], "--tolerance must be positive"),
+    (["diff", "--model", "tutorial", "--free-flyer"], "already has a free-flyer"),
+    (["trace", "aba", "--model", "nope"], "unknown model 'nope'"),
+    (["trace", "aba", "--joint", "elbow"], "no joint 'elbow'"),
+    (["trace", "crba", "--cache", "Yaba"], "crba writes no cache 'Yaba'"),
+    (["info", "--model", "nope"], "unknown model 'nope'"),
+])
+def test_bad_input_exits_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"pinref {argv[0]}: error: ") and message in err
+
+
+@pytest.mark.parametrize("argv", [["diff", "--algorithm", "minv"], ["diff", "--states", "x"],
+                                  ["trace"], ["trace", "minv"], ["nope"], []])
+def test_bad_usage_exits_2(capsys, argv):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and "usage: pinref" in err
+
+
+def test_invalid_urdf_exits_2(capsys, tmp_path):
+    bad = tmp_path / "bad.urdf"
+    bad.write_text("<robot name='x'><link name='a'><joint></robot>")
+    code, _, err = run(capsys, "diff", "--model", str(bad))
+    assert code == 2 and "bad.urdf" in err
+    unreadable = tmp_path / "dir.urdf"
+    unreadable.mkdir()
+    code, _, err = run(capsys, "diff", "--model", str(unreadable))
+    assert code == 2 and "dir.urdf" in err
+
+
+def test_pin_not_installed_exits_2(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pinocchio", None)
+    code, out, err = run(capsys, "diff", "--states", "1")
+    assert code == 2 and out == ""
+    assert "pip install 'pinref[pin]'" in err
+    # trace and info need numpy only
+    assert run(capsys, "trace", "rnea")[0] == 0
+    assert run(capsys, "info")[0] == 0
+
+
+def test_inconsistent_states_file_exits_2(capsys, tmp_path):
+    model = pinref.buildTutorialModel()
+    st = pinref.compare.random_states(model, 3, 0)
+    path = tmp_path / "states.npz"
+    np.savez(path, q=st["q"], v=st["v"][:2], tau=st["tau"])
+    code, _, err = run(capsys, "diff", "--states-file", str(path))
+    assert code == 2 and "inconsistent state sizes" in err
+    np.savez(path, q=st["q"][:, :8], v=st["v"], tau=st["tau"])
+    code, _, err = run(capsys, "diff", "--states-file", str(path))
+    assert code == 2 and "q: expected shape (..., 9)" in err
+    np.savez(path, v=st["v"])
+    code, _, err = run(capsys, "diff", "--states-file", str(path))
+    assert code == 2 and "q required" in err
+    path.write_text("not an npz")
+    code, _, err = run(capsys, "diff", "--states-file", str(path))
+    assert code == 2 and "cannot read it" in err
+
+
+def test_trace_prints_the_tutorial_table(capsys):
+    code, out, _ = run(capsys, "trace", "aba")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("aba on tutorial (nq 9, nv 8, 3 joints), 13 stops")
+    assert lines[2].split()[:6] == ["pass", "step", "joint", "Yaba[1]", "Yaba[2]", "Yaba[3]"]
+    body = "\n".join(lines[4:17])
+    assert "* Y_2 + Ia_3" in body and "* IA_1 (root, full)" in body
+    assert lines[-1].startswith("pinref trace: aba on tutorial, 13 stops, seed 0, in ")
+
+
+def test_trace_joint_and_cache(capsys):
+    code, out, _ = run(capsys, "trace", "aba", "--joint", "ry1_joint", "--cache", "f")
+    assert code == 0
+    assert out.splitlines()[2].split()[:4] == ["pass", "step", "joint", "f[2]"]
+    assert "f of joint 2 ry1_joint during aba" in out
+    assert "f[2] = pa_2 = pA_2 + Ia_2 c_2 + UDinv_2 u_2" in out
+    code, out, _ = run(capsys, "trace", "rnea", "--model", "humanoid", "--joint", "15")
+    assert code == 0 and "f of joint 15 chest2_joint during rnea" in out
+    code, out, _ = run(capsys, "trace", "crba", "--fext", "--armature", "0.1")
+    assert code == 0 and "Ycrb[1]" in out
+
+
+def test_progress_only_on_a_terminal():
+    class Stream:
+        def __init__(self, tty):
+            self.tty, self.text = tty, ""
+
+        def isatty(self):
+            return self.tty
+
+        def write(self, s):
+            self.text += s
+
+        def flush(self):
+            pass
+
+    quiet, loud = Stream(False), Stream(True)
+    for stream in (quiet, loud):
+        p = Progress(stream, interval=0.0)
+        p("aba: pin", 1, 2)
+        p("aba: pin", 2, 2)
+        p.done()
+    assert quiet.text == ""
+    assert "aba: pin 2/2" in loud.text and loud.text.endswith("\r\033[K")

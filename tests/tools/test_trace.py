@@ -1,0 +1,336 @@
+"""pinref.trace: what each stop of rnea, crba and aba records, and the views of a trace.
+
+Oracles: the Data itself (a snapshot equals the Data field at that moment: the last writer of a
+field holds its end value; earlier values are recomputed from the end state with the pass
+equations), the step order of Pinocchio's drivers (algorithm/aba.hxx, rnea.hxx, crba.hxx), and
+the tutorial's table for the free-flyer + 2 RY model.
+"""
+
+import importlib
+import threading
+
+import numpy as np
+import pytest
+from conftest import assert_close
+
+import pinref
+from pinref.compare import random_states
+from pinref.trace import steps as S
+
+ABA = importlib.import_module("pinref.algorithms.aba")
+
+
+def _state(model, n=None, seed=0, fext=False):
+    st = random_states(model, 1 if n is None else n, seed, fext)
+    return {k: (x[0] if n is None else x) for k, x in st.items()}
+
+
+@pytest.fixture
+def tutorial():
+    model = pinref.buildTutorialModel()
+    return model, _state(model)
+
+
+def _run(model, algo, st, data=None, fext=False):
+    data = model.createData() if data is None else data
+    kw = {"fext": st["fext"]} if fext else {}
+    with pinref.trace() as t:
+        if algo == "aba":
+            out = pinref.aba(model, data, st["q"], st["v"], st["tau"], **kw)
+        elif algo == "rnea":
+            out = pinref.rnea(model, data, st["q"], st["v"], st["a"], **kw)
+        else:
+            out = pinref.crba(model, data, st["q"])
+    return t, data, out
+
+
+def _order(t):
+    return [(s.pass_number, s.step, s.joint) for s in t]
+
+
+def test_pinref_trace_is_the_module_and_the_function():
+    assert pinref.trace.Trace is pinref.trace.record.Trace
+    with pinref.trace() as t:
+        pass
+    assert isinstance(t, pinref.trace.Trace) and len(t) == 0 and t.calls == ()
+    assert "empty" in str(t)
+
+
+def test_aba_stops_in_pinocchios_order(tutorial):
+    model, st = tutorial
+    t, _, _ = _run(model, "aba", st)
+    assert _order(t) == (
+        [(0, S.ABA_INIT, 0)]
+        + [(1, S.ABA_FORWARD1, i) for i in (1, 2, 3)]
+        + [(2, S.ABA_BACKWARD, i) for i in (3, 2, 1)]
+        + [(3, S.ABA_FORWARD2, i) for i in (1, 2, 3)]
+        + [(4, S.ABA_FINAL_LOOP, i) for i in (3, 2, 1)])
+    assert [s.joint_name for s in t][1:4] == ["root_joint", "ry1_joint", "ry2_joint"]
+    assert {s.algorithm for s in t} == {"aba"}
+    assert len(t.calls) == 1 and t.calls[0].snapshots == t.snapshots
+
+
+def test_aba_with_fext_records_the_drivers_subtraction(tutorial):
+    model = tutorial[0]
+    st = _state(model, fext=True)
+    t, _, _ = _run(model, "aba", st, fext=True)
+    order = _order(t)
+    assert order[:6] == [(1, S.ABA_FORWARD1, 1), (1, S.ABA_FEXT, 1), (1, S.ABA_FORWARD1, 2),
+                         (1, S.ABA_FEXT, 2), (1, S.ABA_FORWARD1, 3), (1, S.ABA_FEXT, 3)]
+    # the fext overload does not reset f[0]: no set-up stop
+    assert S.ABA_INIT not in [s.step for s in t]
+    for i in (1, 2, 3):
+        before = t.select(step=S.ABA_FORWARD1, joint=i)[0]["f", i]
+        after = t.select(step=S.ABA_FEXT, joint=i)[0]["f", i]
+        np.testing.assert_array_equal(after, before - st["fext"][i])
+
+
+def test_rnea_and_crba_stops(tutorial):
+    model, st = tutorial
+    t, _, _ = _run(model, "rnea", st)
+    assert _order(t) == ([(1, S.RNEA_FORWARD, i) for i in (1, 2, 3)]
+                         + [(2, S.RNEA_BACKWARD, i) for i in (3, 2, 1)]
+                         + [(2, S.RNEA_ARMATURE, None)])
+    t, _, _ = _run(model, "crba", st)
+    assert _order(t) == ([(1, S.CRBA_FORWARD, i) for i in (1, 2, 3)]
+                         + [(2, S.CRBA_BACKWARD, i) for i in (3, 2, 1)]
+                         + [(2, S.CRBA_ARMATURE, None), (2, S.CRBA_SYMMETRIC, None)])
+    assert all(name in S.STEPS["crba"] for name in (s.step for s in t))
+
+
+def test_writes_name_the_fields_of_each_step(tutorial):
+    model, st = tutorial
+    t, _, _ = _run(model, "aba", st)
+    labels = lambda step, j: [w.label for w in t.select(step=step, joint=j)[0].writes]
+    assert labels(S.ABA_FORWARD1, 2) == ["joints[2].M", "joints[2].S", "joints[2].v",
+                                         "joints[2].c", "liMi[2]", "v[2]", "a_gf[2]", "Yaba[2]",
+                                         "h[2]", "f[2]"]
+    assert labels(S.ABA_BACKWARD, 3) == ["u[7:8]", "joints[3].U", "joints[3].StU",
+                                         "joints[3].Dinv", "joints[3].UDinv", "Yaba[3]", "f[3]",
+                                         "Yaba[2]", "f[2]"]
+    # the root's backward step writes neither its f nor anything of the universe
+    assert labels(S.ABA_BACKWARD, 1) == ["u[0:6]", "joints[1].U", "joints[1].StU",
+                                         "joints[1].Dinv", "joints[1].UDinv", "Yaba[1]"]
+    assert labels(S.ABA_FORWARD2, 1) == ["a_gf[1]", "ddq[0:6]", "a[1]", "f[1]"]
+    assert labels(S.ABA_FINAL_LOOP, 1) == ["f[0]"]
+    t, _, _ = _run(model, "crba", st)
+    assert [w.label for w in t.select(step=S.CRBA_BACKWARD, joint=2)[0].writes] == [
+        "Fcrb[2][:, 6:7]", "M[6:7, 6:8]", "Ycrb[1]", "Fcrb[1][:, 6:8]"]
+
+
+def test_snapshots_hold_the_value_of_the_moment(tutorial):
+    model, st = tutorial
+    t, data, ddq = _run(model, "aba", st)
+    # the last writer of a field holds its end value
+    last = {}
+    for s in t:
+        for w in s.writes:
+            last[w.label] = w.value
+    for i in (1, 2, 3):
+        np.testing.assert_array_equal(last[f"Yaba[{i}]"], data.Yaba[i])
+        np.testing.assert_array_equal(last[f"a_gf[{i}]"], data.a_gf[i].vector)
+        np.testing.assert_array_equal(last[f"joints[{i}].UDinv"], data.joints[i].UDinv)
+    np.testing.assert_array_equal(last["f[0]"], data.f[0].vector)
+    np.testing.assert_array_equal(last["u[0:6]"], data.u[0:6])
+    # earlier values: the pass equations on the end state
+    c3 = t.select(step=S.ABA_FORWARD1, joint=3)[0]["a_gf", 3]
+    assert_close(c3, (data.joints[3].c + (data.v[3] ^ data.joints[3].v)).vector)
+    Y2_plus = t.select(step=S.ABA_BACKWARD, joint=3)[0]["Yaba", 2]
+    X = data.liMi[3]
+    assert_close(Y2_plus, model.inertias[2].matrix()
+                 + X.dualAction @ data.Yaba[3] @ X.actionInverse)
+    # the root's Yaba is what its 6x6 D block factorises: U_1 = IA_1 for a free-flyer
+    bs1 = t.select(step=S.ABA_BACKWARD, joint=1)[0]
+    np.testing.assert_array_equal(bs1["joints.U", 1], bs1["Yaba", 1])
+    # ddq: the forward step 2 entries are the result
+    got = np.concatenate([t.select(step=S.ABA_FORWARD2, joint=i)[0]["ddq[" + r + "]"]
+                          for i, r in ((1, "0:6"), (2, "6:7"), (3, "7:8"))])
+    np.testing.assert_array_equal(got, ddq)
+
+
+def test_snapshots_are_immutable_copies(tutorial):
+    model, st = tutorial
+    t, data, _ = _run(model, "aba", st)
+    s = t.select(step=S.ABA_FORWARD1, joint=2)[0]
+    y = s["Yaba", 2]
+    assert not y.flags.writeable
+    with pytest.raises(ValueError):
+        y[0, 0] = 1.0
+    with pytest.raises(AttributeError):
+        s.joint = 3
+    before = y.copy()
+    pinref.aba(model, data, st["q"], st["v"], st["tau"] * 2)   # untraced, same Data
+    np.testing.assert_array_equal(s["Yaba", 2], before)
+    assert not np.shares_memory(y, data.Yaba[2])
+    with pytest.raises(KeyError, match="wrote no"):
+        s["Yaba", 3]
+
+
+def test_tracing_changes_nothing(tutorial):
+    model, st = tutorial
+    plain = model.createData()
+    ddq = pinref.aba(model, plain, st["q"], st["v"], st["tau"])
+    _, traced, ddq_t = _run(model, "aba", st)
+    np.testing.assert_array_equal(ddq, ddq_t)
+    for i in range(model.njoints):
+        np.testing.assert_array_equal(plain.f[i].vector, traced.f[i].vector)
+        np.testing.assert_array_equal(plain.Yaba[i], traced.Yaba[i])
+    assert type(traced.f) is list            # the watched list is gone after the call
+    assert ABA.aba.__wrapped__.__name__ == "aba" and "ddq = FD" in pinref.aba.__doc__
+
+
+def test_batched_trace_keeps_the_batch_axes():
+    model = pinref.buildSampleModelManipulator()
+    st = _state(model, n=5)
+    t, _, _ = _run(model, "aba", st)
+    assert t.calls[0].batch_shape == (5,)
+    s = t.select(step=S.ABA_BACKWARD, joint=4)[0]
+    assert s["Yaba", 4].shape == (5, 6, 6) and s["u[3:4]"].shape == (5, 1)
+    one = model.createData()
+    with pinref.trace() as t1:
+        pinref.aba(model, one, st["q"][2], st["v"][2], st["tau"][2])
+    s1 = t1.select(step=S.ABA_BACKWARD, joint=4)[0]
+    assert_close(s["Yaba", 4][2], s1["Yaba", 4])
+
+
+def test_several_calls_nested_traces_and_other_algorithms(tutorial):
+    model, st = tutorial
+    data = model.createData()
+    with pinref.trace() as outer:
+        pinref.rnea(model, data, st["q"], st["v"], st["a"])
+        pinref.nonLinearEffects(model, data, st["q"], st["v"])   # not traced
+        with pinref.trace() as inner:
+            pinref.crba(model, data, st["q"])
+        pinref.forwardKinematics(model, data, st["q"])
+    assert [c.algorithm for c in outer.calls] == ["rnea", "crba"]
+    assert [c.algorithm for c in inner.calls] == ["crba"]
+    assert len(outer) == 7 + 8 and len(inner) == 8
+    assert outer.calls[0].inputs["a"].tolist() == st["a"].tolist()
+    assert outer.select(algorithm="crba", joint="ry1_joint")[0].step == S.CRBA_FORWARD
+    assert len(outer.select(call=0)) == 7
+
+
+def test_crba_upper_alone_is_traced(tutorial):
+    model, st = tutorial
+    with pinref.trace() as t:
+        importlib.import_module("pinref.algorithms.crba").crba_upper(model, model.createData(),
+                                                                     st["q"])
+    assert [s.step for s in t][-1] == S.CRBA_ARMATURE and len(t.calls) == 1
+
+
+def test_a_failing_call_keeps_its_stops_and_restores_data():
+    model = pinref.buildTutorialModel()
+    model.inertias[3] = pinref.Inertia.Zero()
+    model.inertias[2] = pinref.Inertia.Zero()   # joint 3's D block is 0: ABA cannot invert it
+    st = _state(model)
+    data = model.createData()
+    with pinref.trace() as t, pytest.raises(pinref.errors.NotPositiveDefiniteError):
+        pinref.aba(model, data, st["q"], st["v"], st["tau"])
+    # every completed stop is kept; the failing step (joint 3's elimination) is not
+    last = t.calls[0].snapshots[-1]
+    assert (last.step, last.joint) == (S.ABA_FORWARD1, 3)
+    assert type(data.f) is list
+
+
+def test_a_thread_outside_the_block_is_not_traced(tutorial):
+    model, st = tutorial
+    seen = []
+
+    def work():
+        with pinref.trace() as mine:
+            pinref.rnea(model, model.createData(), st["q"], st["v"], st["a"])
+        seen.append(len(mine))
+
+    with pinref.trace() as t:
+        th = threading.Thread(target=work)
+        th.start()
+        th.join()
+    assert len(t) == 0 and seen == [7]
+
+
+def test_retraced_replacement_is_recorded(tutorial, monkeypatch):
+    model, st = tutorial
+    calls = []
+    original = ABA._aba_backward_step.__wrapped__
+
+    def spy(jmodel, jdata, model_, data):
+        calls.append(jmodel.id)
+        return original(jmodel, jdata, model_, data)
+
+    monkeypatch.setattr(ABA, "_aba_backward_step",
+                        pinref.trace.retraced(ABA._aba_backward_step, spy))
+    t, _, _ = _run(model, "aba", st)
+    assert calls == [3, 2, 1]
+    assert [s.joint for s in t.select(step=S.ABA_BACKWARD)] == [3, 2, 1]
+    assert ABA._aba_backward_step.step_info.writes_if_parent
+
+
+# --- the views ---------------------------------------------------------------------------
+
+
+def test_tutorial_table(tutorial):
+    model, st = tutorial
+    t, data, _ = _run(model, "aba", st)
+    text = str(t)
+    lines = text.splitlines()
+    assert lines[0].startswith("aba on tutorial (nq 9, nv 8, 3 joints), 13 stops")
+    head = lines[2].split()
+    assert head[:6] == ["pass", "step", "joint", "Yaba[1]", "Yaba[2]", "Yaba[3]"]
+    rows = lines[4:]
+    assert len(rows) == 13
+
+    def row(step, joint):
+        return next(r for r in rows if step in r and f" {joint} " in r)
+
+    # after pass 1: each Yaba holds its body's inertia
+    r = row(S.ABA_FORWARD1, "3 ry2_joint")
+    assert "Y_1 |" in r and "Y_2 |" in r and "* Y_3 |" in r
+    assert "pA_3 = v x* h" in r
+    # after joint 3: Yaba[2] has received joint 3's projected inertia; Yaba[3] is projected
+    r = row(S.ABA_BACKWARD, "3 ry2_joint")
+    assert "* Y_2 + Ia_3 |" in r and "* Ia_3 (projected) |" in r
+    assert "u_3 = tau_3 - S^T pA_3, U_3, Dinv_3, UDinv_3" in r
+    # after joint 2: the whole arm is in Yaba[1]
+    r = row(S.ABA_BACKWARD, "2 ry1_joint")
+    assert "* Y_1 + Ia_2 |" in r and "* Ia_2 (projected) |" in r
+    # after joint 1: the articulated inertia of the whole robot, not projected (root)
+    r = row(S.ABA_BACKWARD, "1 root_joint")
+    assert "* IA_1 (root, full) |" in r and "root's D_1 block is factorised" in r
+    norm = f"|{np.linalg.norm(data.Yaba[1]):.4g}|"
+    assert norm in r
+    # pass 3 and 4 leave Yaba alone
+    assert "*" not in row(S.ABA_FORWARD2, "2 ry1_joint").split("a_gf[2]")[0][60:]
+
+
+def test_table_of_another_cache_and_one_joint(tutorial):
+    model, st = tutorial
+    t, _, _ = _run(model, "aba", st)
+    text = t.table("f", joints=["ry1_joint"])
+    assert text.splitlines()[2].split()[:4] == ["pass", "step", "joint", "f[2]"]
+    assert "pa_2" in text and "+ f_3" in text
+    text = _run(model, "rnea", st)[0].table()
+    assert "f[1]" in text.splitlines()[2] and "+ f_2" in text
+    with pytest.raises(IndexError):
+        pinref.trace.Trace().table()
+
+
+def test_history_of_yaba_across_the_passes(tutorial):
+    model, st = tutorial
+    t, data, _ = _run(model, "aba", st)
+    h = t.history("Yaba", joint=2)
+    assert [e.snapshot.step for e in h] == [S.ABA_FORWARD1, S.ABA_BACKWARD, S.ABA_BACKWARD]
+    assert [e.snapshot.joint for e in h] == [2, 3, 2]
+    np.testing.assert_array_equal(h.values[0], model.inertias[2].matrix())
+    np.testing.assert_array_equal(h.values[-1], data.Yaba[2])
+    assert "joint 3 eliminated" in h[1].role and "projected" in h[2].role
+    text = str(h)
+    assert text.startswith("Yaba of joint 2 ry1_joint during aba")
+    assert t.history("Yaba", joint="ry1_joint").values[1] is h.values[1]
+    # u and ddq follow the joint's entries; f of the root passes through all four passes
+    assert [e.write.label for e in t.history("u", joint=2)] == ["u[6:7]"]
+    f1 = t.history("f", joint=1)
+    assert [e.snapshot.pass_number for e in f1] == [1, 2, 3, 4]
+    with pytest.raises(KeyError, match="wrote no"):
+        t.history("Ycrb", joint=2)
+    with pytest.raises(KeyError, match="no joint named"):
+        t.history("Yaba", joint="nope")
