@@ -22,7 +22,8 @@ from ..cli import Progress, UsageError, add_model_arguments
 
 def add(subparsers):
     p = subparsers.add_parser(
-        "diff", help="compare every cache with Pinocchio 3.8.0", description=__doc__,
+        "diff", help="compare every cache with Pinocchio 3.8.0",
+        description=__doc__.replace("``", ""),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     add_model_arguments(p)
     p.add_argument("--algorithm", default="all", choices=("rnea", "crba", "aba", "all"))

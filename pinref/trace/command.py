@@ -19,7 +19,7 @@ from ..cli import UsageError, add_model_arguments, model_from_args
 
 def add(subparsers):
     p = subparsers.add_parser("trace", help="print the pass-by-pass table of rnea, crba or aba",
-                              description=__doc__,
+                              description=__doc__.replace("``", ""),
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("algorithm", choices=("aba", "rnea", "crba"))
     add_model_arguments(p)
