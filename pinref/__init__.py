@@ -14,8 +14,9 @@ from .model import *  # noqa: F401,F403
 from .model import __all__ as _model_all
 from .spatial import *  # noqa: F401,F403
 from .spatial import __all__ as _spatial_all
+from .tracing import trace
 
 __version__ = "0.1.0"
 
-__all__ = ["errors", "from_pinocchio", "to_pinocchio", *_spatial_all, *_joints_all, *_model_all,
+__all__ = ["errors", "from_pinocchio", "to_pinocchio", "trace", *_spatial_all, *_joints_all, *_model_all,
            *_algorithms_all]

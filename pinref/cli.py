@@ -28,7 +28,7 @@ from .errors import PinrefError
 
 SUBCOMMANDS = (
     "pinref.compare.command:add",
-    "pinref.trace.command:add",
+    "pinref.tracing.command:add",
     "pinref.cli:add_info",
 )
 

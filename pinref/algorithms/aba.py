@@ -31,7 +31,7 @@ import numpy as np
 from ..errors import NotPositiveDefiniteError
 from ..spatial import Force, Motion
 from ..spatial._kernels import LINEAR, matvec, mT
-from ..trace import traced_algorithm, traced_step
+from ..tracing import traced_algorithm, traced_step
 from ._args import Convention, check_local, external_forces, state, writable
 
 

@@ -21,7 +21,7 @@ strict upper triangle into the lower one, as ``pin.crba`` does.
 import numpy as np
 
 from ..spatial._kernels import mT
-from ..trace import traced_algorithm, traced_step
+from ..tracing import traced_algorithm, traced_step
 from ._args import check_local, state, writable
 
 

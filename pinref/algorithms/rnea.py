@@ -21,7 +21,7 @@ import numpy as np
 
 from ..spatial import Force, Motion
 from ..spatial._kernels import matvec, mT
-from ..trace import traced_algorithm, traced_step
+from ..tracing import traced_algorithm, traced_step
 from ._args import external_forces, state
 
 

@@ -13,7 +13,7 @@ import time
 import numpy as np
 
 from ..errors import ShapeError
-from ..trace import trace
+from ..tracing import trace
 from . import reference as R
 from .caches import FIELDS, PinCaches, pinref_caches
 from .models import is_pinocchio_model, load_model, with_free_flyer

@@ -14,7 +14,7 @@ spatial classes (so that a mistake in pinref's algebra is not copied into the re
 
 import numpy as np
 
-from ..trace import steps as S
+from ..tracing import steps as S
 
 END = "pin end state"
 
@@ -56,7 +56,7 @@ def mv(A, x):
 class Reference:
     """``(step, joint, cache, index) -> (array (B, ...), source)``; ``joint`` is the stop's joint
     (None for the drivers' exit writes), ``index`` the element written (as in
-    ``pinref.trace.Write``). Arrays hold the whole field (``Write.take`` cuts the entries)."""
+    ``pinref.tracing.Write``). Arrays hold the whole field (``Write.take`` cuts the entries)."""
 
     def __init__(self):
         self.values = {}

@@ -22,7 +22,7 @@ from pinref.compare import DiffReport, compare
 from pinref.errors import ModelError, NotNormalizedError, ShapeError, URDFError
 from pinref.spatial import Force
 from pinref.spatial._kernels import matvec, mT
-from pinref.trace import steps as S
+from pinref.tracing import steps as S
 
 ABA = importlib.import_module("pinref.algorithms.aba")
 RNEA = importlib.import_module("pinref.algorithms.rnea")
@@ -163,7 +163,7 @@ def _broken_backward_step(jmodel, jdata, model, data):
 @pytest.fixture
 def broken_aba(monkeypatch):
     monkeypatch.setattr(ABA, "_aba_backward_step",
-                        pinref.trace.retraced(ABA._aba_backward_step, _broken_backward_step))
+                        pinref.tracing.retraced(ABA._aba_backward_step, _broken_backward_step))
 
 
 def test_broken_backward_step_is_found_at_its_pass_and_joint(broken_aba):
@@ -208,7 +208,7 @@ def test_broken_rnea_forward_step(monkeypatch):
             data.h[2] = data.h[2] * 1.5
 
     monkeypatch.setattr(RNEA, "_rnea_forward_step",
-                        pinref.trace.retraced(RNEA._rnea_forward_step, off_by_gravity))
+                        pinref.tracing.retraced(RNEA._rnea_forward_step, off_by_gravity))
     d = compare("tutorial", states=2, algorithm="rnea")["rnea"].first_divergence
     assert (d.step, d.joint_id, d.field) == (S.RNEA_FORWARD, 2, "h[2]")
 
@@ -222,7 +222,7 @@ def test_an_end_state_only_difference(monkeypatch):
         data.oMi[jmodel.id] = data.liMi[jmodel.id]
 
     monkeypatch.setattr(ABA, "_aba_forward_step2",
-                        pinref.trace.retraced(ABA._aba_forward_step2, touch))
+                        pinref.tracing.retraced(ABA._aba_forward_step2, touch))
     d = compare("tutorial", states=2, algorithm="aba")["aba"].first_divergence
     assert d.step == "end state" and d.pass_number is None and d.cache == "oMi"
 

@@ -13,7 +13,7 @@ from test_compare import broken_aba  # noqa: F401  (the fixture, used by name)
 
 import pinref
 from pinref.cli import Progress, main
-from pinref.trace import steps as S
+from pinref.tracing import steps as S
 
 URDF_DIR = Path(__file__).parents[1] / "model" / "urdf"
 

@@ -15,7 +15,7 @@ from conftest import assert_close
 
 import pinref
 from pinref.compare import random_states
-from pinref.trace import steps as S
+from pinref.tracing import steps as S
 
 ABA = importlib.import_module("pinref.algorithms.aba")
 
@@ -49,10 +49,10 @@ def _order(t):
 
 
 def test_pinref_trace_is_the_module_and_the_function():
-    assert pinref.trace.Trace is pinref.trace.record.Trace
+    assert pinref.tracing.Trace is pinref.tracing.record.Trace
     with pinref.trace() as t:
         pass
-    assert isinstance(t, pinref.trace.Trace) and len(t) == 0 and t.calls == ()
+    assert isinstance(t, pinref.tracing.Trace) and len(t) == 0 and t.calls == ()
     assert "empty" in str(t)
 
 
@@ -258,7 +258,7 @@ def test_retraced_replacement_is_recorded(tutorial, monkeypatch):
         return original(jmodel, jdata, model_, data)
 
     monkeypatch.setattr(ABA, "_aba_backward_step",
-                        pinref.trace.retraced(ABA._aba_backward_step, spy))
+                        pinref.tracing.retraced(ABA._aba_backward_step, spy))
     t, _, _ = _run(model, "aba", st)
     assert calls == [3, 2, 1]
     assert [s.joint for s in t.select(step=S.ABA_BACKWARD)] == [3, 2, 1]
@@ -311,7 +311,7 @@ def test_table_of_another_cache_and_one_joint(tutorial):
     text = _run(model, "rnea", st)[0].table()
     assert "f[1]" in text.splitlines()[2] and "+ f_2" in text
     with pytest.raises(IndexError):
-        pinref.trace.Trace().table()
+        pinref.tracing.Trace().table()
 
 
 def test_history_of_yaba_across_the_passes(tutorial):

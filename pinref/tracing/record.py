@@ -231,7 +231,7 @@ class Trace:
         return History.build(self, cache, joint, call)
 
     def table(self, cache=None, *, call=-1, state=0, joints=None):
-        """The pass-by-pass table (see ``pinref.trace.render.table``)."""
+        """The pass-by-pass table (see ``pinref.tracing.render.table``)."""
         from .render import table
 
         return table(self, cache=cache, call=call, state=state, joints=joints)

@@ -19,12 +19,9 @@ the armature terms, pin.crba's symmetrisation), the trace holds an immutable
 :class:`Snapshot`: algorithm, step, pass number, joint id and name, and read-only copies of the
 fields the step wrote. See docs/tools.md.
 
-``pinref.trace`` is both this module and the function that opens a trace: calling the module
-is the same as ``pinref.trace.trace()``.
+``pinref.trace`` is the function that opens a trace (``pinref.tracing.trace``); the classes
+live in ``pinref.tracing``.
 """
-
-import sys
-import types
 
 from .record import (
     Call,
@@ -42,12 +39,3 @@ from .render import History, HistoryEntry, table
 __all__ = ["Call", "History", "HistoryEntry", "Snapshot", "StepInfo", "Trace", "Write",
            "retraced", "table", "trace", "traced_algorithm", "traced_step"]
 
-
-class _TraceModule(types.ModuleType):
-    """Makes ``pinref.trace()`` open a trace while ``pinref.trace.Trace`` etc. stay reachable."""
-
-    def __call__(self):
-        return trace()
-
-
-sys.modules[__name__].__class__ = _TraceModule
