@@ -26,6 +26,9 @@ EPS = np.finfo(float).eps
 
 _NEXT = np.array([1, 2, 0])  # (y, z, x): a.take(_NEXT) is a cyclic shift
 _PREV = np.array([2, 0, 1])  # (z, x, y)
+# a x b = a_next b_prev - a_prev b_next: one gather of each operand holds both terms' factors
+_CROSS_A = np.concatenate((_NEXT, _PREV))
+_CROSS_B = np.concatenate((_PREV, _NEXT))
 
 
 def mT(A):
@@ -40,7 +43,8 @@ def matvec(A, x):
 
 def cross(a, b):
     """``a x b`` for ``(..., 3)`` arrays, in Eigen's order: ``(a_y b_z - a_z b_y, ...)``."""
-    return a.take(_NEXT, -1) * b.take(_PREV, -1) - a.take(_PREV, -1) * b.take(_NEXT, -1)
+    p = a.take(_CROSS_A, -1) * b.take(_CROSS_B, -1)  # [a_next b_prev, a_prev b_next]
+    return p[..., :3] - p[..., 3:]
 
 
 def skew(v):
@@ -221,18 +225,21 @@ def motion_dual_action(m):
 def _block_cross_indices(blocks):
     """Gather indices for ``cross_blocks``; ``blocks`` lists the (offset in x, offset in y) of
     the 3-D blocks to cross, e.g. ``(0, 3)`` for ``x[0:3] x y[3:6]``."""
-    def gather(offsets, order):
-        return np.concatenate([offset + order for offset in offsets])
+    def gather(offsets, first, second):
+        return np.concatenate([offset + first for offset in offsets]
+                              + [offset + second for offset in offsets])
 
     xs, ys = [i for i, _ in blocks], [j for _, j in blocks]
-    return gather(xs, _NEXT), gather(ys, _PREV), gather(xs, _PREV), gather(ys, _NEXT)
+    return gather(xs, _NEXT, _PREV), gather(ys, _PREV, _NEXT)
 
 
 def cross_blocks(x, y, indices):
     """Several 3-D cross products between blocks of x and y, concatenated on the last axis,
-    each in Eigen's order ``(x_1 y_2 - x_2 y_1, ...)``: four gathers whatever their number."""
-    x_next, y_prev, x_prev, y_next = indices
-    return x.take(x_next, -1) * y.take(y_prev, -1) - x.take(x_prev, -1) * y.take(y_next, -1)
+    each in Eigen's order ``(x_1 y_2 - x_2 y_1, ...)``: two gathers whatever their number."""
+    x_index, y_index = indices
+    p = x.take(x_index, -1) * y.take(y_index, -1)  # [x_next y_prev ..., x_prev y_next ...]
+    half = p.shape[-1] // 2
+    return p[..., :half] - p[..., half:]
 
 
 # a ^ b needs a_v x b_w, a_w x b_v, a_w x b_w;  v x* f needs w x f, w x n, v x f
