@@ -7,6 +7,7 @@ covered subset). Spatial vectors are [linear; angular]; every array may carry le
 from . import errors
 from .algorithms import *  # noqa: F401,F403
 from .algorithms import __all__ as _algorithms_all
+from .checking import check
 from .compare import from_pinocchio, to_pinocchio
 from .joints import *  # noqa: F401,F403
 from .joints import __all__ as _joints_all
@@ -18,5 +19,5 @@ from .tracing import trace
 
 __version__ = "0.1.0"
 
-__all__ = ["errors", "from_pinocchio", "to_pinocchio", "trace", *_spatial_all, *_joints_all, *_model_all,
+__all__ = ["errors", "check", "from_pinocchio", "to_pinocchio", "trace", *_spatial_all, *_joints_all, *_model_all,
            *_algorithms_all]

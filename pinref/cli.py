@@ -29,7 +29,7 @@ from .errors import PinrefError
 SUBCOMMANDS = (
     "pinref.compare.command:add",
     "pinref.tracing.command:add",
-    "pinref.check.command:add",
+    "pinref.checking.command:add",
     "pinref.cli:add_info",
 )
 

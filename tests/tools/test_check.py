@@ -16,7 +16,7 @@ import pytest
 from models import random_tree
 
 import pinref
-from pinref.check import (
+from pinref.checking import (
     CHECK_IDS,
     CHECKS,
     Backend,
@@ -28,8 +28,8 @@ from pinref.check import (
     make_backend,
     make_states,
 )
-from pinref.check.checks import run_checks
-from pinref.check.states import default_armature, floating_base_dofs, has_floating_base
+from pinref.checking.checks import run_checks
+from pinref.checking.states import default_armature, floating_base_dofs, has_floating_base
 from pinref.cli import main
 
 URDF_DIR = Path(__file__).parents[1] / "model" / "urdf"
@@ -302,7 +302,7 @@ def test_argument_errors():
         check(model, checks=["nope"])
     with pytest.raises(ValueError, match="backend: expected one of"):
         check(model, backend="drake")
-    with pytest.raises(TypeError, match="pinref.check.States"):
+    with pytest.raises(TypeError, match="pinref.checking.States"):
         check(model, states={"q": np.zeros(9)})
     with pytest.raises(ValueError, match="at least 1"):
         make_states(model, 0, 0)

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 import pinref
-from pinref.check import DRILL_IDS, DRILLS, make_backend, make_states, run_drills
-from pinref.check.checks import run_checks
-from pinref.check.drills import (
+from pinref.checking import DRILL_IDS, DRILLS, make_backend, make_states, run_drills
+from pinref.checking.checks import run_checks
+from pinref.checking.drills import (
     FiniteDifferencesOnStoredNumbers,
     WrappedBackend,
     aba_without_Ia_c,

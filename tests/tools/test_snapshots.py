@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import pinref
-from pinref.check import (
+from pinref.checking import (
     STATE_FIELDS,
     SnapshotError,
     check,
@@ -25,9 +25,9 @@ from pinref.check import (
     make_states,
     model_checksum,
 )
-from pinref.check.drills import SymmetrisedMassMatrix, aba_without_Ia_c
-from pinref.check.snapshots import FORMAT, model_numbers, read_record
-from pinref.check.suite import replay
+from pinref.checking.drills import SymmetrisedMassMatrix, aba_without_Ia_c
+from pinref.checking.snapshots import FORMAT, model_numbers, read_record
+from pinref.checking.suite import replay
 from pinref.cli import main
 
 SOURCE = {"model": "tutorial", "free_flyer": False}
@@ -115,7 +115,7 @@ def test_the_record(snapshot):
 
 def test_every_failing_check_gets_a_snapshot_and_a_derivative_keeps_its_sweep(tmp_path):
     model = pinref.buildTutorialModel()
-    from pinref.check.drills import FiniteDifferencesOnStoredNumbers
+    from pinref.checking.drills import FiniteDifferencesOnStoredNumbers
 
     report = check(model, n_states=3, backend=FiniteDifferencesOnStoredNumbers(
         make_backend("pinref", model)), snapshot_dir=tmp_path, source=SOURCE)
@@ -171,7 +171,7 @@ def test_replay_reproduces_the_state_and_passes_on_pinref(snapshot, capsys):
 def test_replay_fails_again_with_the_mistake_planted(tmp_path, capsys):
     model = pinref.buildTutorialModel()
     backend = make_backend("pinref", model)
-    from pinref.check.drills import DroppedIaC
+    from pinref.checking.drills import DroppedIaC
 
     report = check(model, n_states=4, seed=1, backend=DroppedIaC(backend),
                    checks=["aba_inverts_rnea"], snapshot_dir=tmp_path, source=SOURCE)

@@ -3,7 +3,7 @@
 Every check talks to the dynamics library through a backend and never imports it directly, so
 that the same check runs against pinref (:class:`PinrefBackend`), against Pinocchio 3.8.0
 (:class:`PinBackend`) and against a copy of pinref with one planted mistake (the drills,
-``pinref.check.drills``, wrap a backend).
+``pinref.checking.drills``, wrap a backend).
 
 Shapes: every method takes arrays with one leading batch axis of states, ``q (B, nq)``,
 ``v, a, tau (B, nv)``, ``fext (B, njoints, 6)`` (the LOCAL wrench on each joint's body, about

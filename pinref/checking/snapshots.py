@@ -4,7 +4,7 @@ A seed is not a reproduction: the model's construction, NumPy's generators or on
 call can change the arrays it yields. So a failing check writes the state it failed on, and
 next to it what the tutorial asks to keep (its section on troubleshooting):
 
-``NAME.npz``  the arrays of :data:`pinref.check.states.STATE_FIELDS`, float64, no pickle:
+``NAME.npz``  the arrays of :data:`pinref.checking.states.STATE_FIELDS`, float64, no pickle:
               q (nq,), v, a, tau (nv,), fext (njoints, 6), fext_placement (4, 4),
               armature (nv,), gravity (6,)
 ``NAME.json`` the record: format, the check (id, oracle, tolerance, residual, verdict, detail,

@@ -1,6 +1,6 @@
 """The checks: the self-checks of the tutorials, each an identity with an independent oracle.
 
-Every check runs on all states at once through a backend (``pinref.check.backends``) and
+Every check runs on all states at once through a backend (``pinref.checking.backends``) and
 returns a :class:`CheckResult`. For each state s it computes a residual r_s (the largest
 absolute entry of ``lhs - rhs``) and a tolerance t_s (``rtol * max(1, max|rhs|)``, the
 project's tolerance shape, the maxima taken over the quantity compared); the state fails when

@@ -144,7 +144,7 @@ def _run_replay(args, ids, replay):
     source = record["model"]["source"]
     if not isinstance(source, dict) or "model" not in source:
         raise SnapshotError(f"{args.replay}: the model was built in Python ({source}); replay "
-                            "it with pinref.check.replay(path, model)")
+                            "it with pinref.checking.replay(path, model)")
     model = load_model(source["model"], bool(source.get("free_flyer", False)))
     report = replay(args.replay, model, backend=args.backend,
                     command=["pinref", "check", "--replay", os.path.abspath(args.replay)])

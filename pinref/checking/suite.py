@@ -25,7 +25,7 @@ class CheckReport:
     Attributes
     ----------
     checks : list of CheckResult
-        One per check, in the order of ``pinref.check.checks.CHECKS``.
+        One per check, in the order of ``pinref.checking.checks.CHECKS``.
     model : dict
         ``name``, ``source`` (how to rebuild it: ``{"model": NAME|PATH, "free_flyer": bool}``,
         or ``{"python": name}`` for a model built in Python), ``nq``, ``nv``, ``njoints``,
@@ -184,8 +184,8 @@ def check(model, states=None, *, n_states=10, seed=0, backend="pinref", checks=N
         model's armature (or a drawn one if it is zero), its gravity, one wrench per state.
         The checks run on a copy of the model with the states' armature and gravity.
     n_states, seed : int
-    backend : 'pinref', 'pin' or a ``pinref.check.backends.Backend``
-    checks : list of check ids, optional (default all, ``pinref.check.CHECK_IDS``)
+    backend : 'pinref', 'pin' or a ``pinref.checking.backends.Backend``
+    checks : list of check ids, optional (default all, ``pinref.checking.CHECK_IDS``)
     snapshot_dir : path, optional
         Where to write a snapshot of each failing check's worst state (none by default).
     source : dict, optional
@@ -194,13 +194,13 @@ def check(model, states=None, *, n_states=10, seed=0, backend="pinref", checks=N
         The command line, for the record.
 
     Every check runs on all states at once, through the backend's batched calls (pinref) or a
-    loop (pin). See ``pinref.check.checks`` and docs/check.md for each check.
+    loop (pin). See ``pinref.checking.checks`` and docs/check.md for each check.
     """
     started = time.perf_counter()
     if states is None:
         states = make_states(model, n_states, seed)
     elif not isinstance(states, States):
-        raise TypeError(f"states: expected pinref.check.States, got {type(states).__name__}")
+        raise TypeError(f"states: expected pinref.checking.States, got {type(states).__name__}")
     else:
         seed = None
     if checks is not None:

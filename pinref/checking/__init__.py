@@ -1,6 +1,6 @@
 """``pinref check``: the tutorials' self-checks as a suite, with mutation drills and snapshots.
 
-    report = pinref.check.check(model)          # CheckReport: one CheckResult per check
+    report = pinref.check(model)                # CheckReport: one CheckResult per check
     print(report)                               # residual, tolerance, verdict of each
     report.passed, report.to_json()
 
@@ -14,7 +14,7 @@ or Pinocchio 3.8.0 through ``pinref.to_pinocchio``).
 
 ``drills.py`` plants the tutorials' classic mistakes in a backend and shows which check catches
 each; ``snapshots.py`` writes a failing state and its record, and refuses to replay one that
-cannot be trusted. Import the submodules with ``from pinref.check import drills``.
+cannot be trusted. ``pinref.check`` is this package's ``check`` function.
 """
 
 from .backends import Backend, PinBackend, PinrefBackend, make_backend
