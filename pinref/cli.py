@@ -5,12 +5,17 @@
                  pinref against Pinocchio 3.8.0, every cache and every stop of the passes
     pinref trace aba|rnea|crba [--model ...] [--joint NAME] [--cache NAME]
                  the pass-by-pass table of one call
+    pinref check [--model ...] [--backend pinref|pin] [--states N] [--seed S] [--json]
+                 [--drills] [--replay FILE.npz]
+                 the tutorials' self-checks (identities between algorithms, frames, armature,
+                 external forces, tangent-space derivatives), mutation drills, snapshots
     pinref info  [--model ...]   the model's index table (name, type, parent, idx_q, nq, ...)
 
 Models: ``tutorial`` (the default: free-flyer + 2 RY), ``manipulator``, ``humanoid``, or a path
 ending in ``.urdf``; ``--free-flyer`` puts a free-flyer root joint under the model.
 
-Exit codes: 0 done (diff: everything agrees), 1 diff found a difference, 2 bad usage or input.
+Exit codes: 0 done (diff: everything agrees; check: every check passes), 1 diff found a
+difference or a check failed, 2 bad usage or input.
 
 Adding a command: write ``add(subparsers)`` in its own module, which adds one subparser and
 sets its handler with ``parser.set_defaults(run=handler)`` (``handler(args)`` returns the exit
