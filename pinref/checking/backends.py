@@ -41,6 +41,7 @@ import numpy as np
 
 import pinref
 
+from ..compare.bridge import import_pinocchio
 from ..spatial import SE3, Force
 
 REFERENCE_FRAMES = ("LOCAL", "WORLD", "LOCAL_WORLD_ALIGNED")
@@ -153,9 +154,7 @@ class PinBackend(Backend):
     def __init__(self, model):
         super().__init__(model)
         self.pin_model = pinref.to_pinocchio(model)  # ImportError saying how to install pin
-        import pinocchio
-
-        self.pin = pinocchio
+        self.pin = import_pinocchio()
 
     def version(self):
         return self.pin.__version__

@@ -19,7 +19,8 @@ _LIMIT_FIELDS = ("effortLimit", "velocityLimit", "lowerPositionLimit", "upperPos
                  "friction", "damping", "armature", "rotorInertia", "rotorGearRatio")
 
 
-def _pinocchio():
+def import_pinocchio():
+    """The ``pinocchio`` module, or an ImportError naming the extra to install."""
     try:
         import pinocchio
     except ImportError:
@@ -47,7 +48,7 @@ def to_pinocchio(model):
     Pinocchio's Python constructor makes it about e_x only (see
     ``_pin_revolute_unbounded_unaligned``).
     """
-    pin = _pinocchio()
+    pin = import_pinocchio()
     pm = pin.Model()
     pm.name = model.name
     for i in range(1, model.njoints):
@@ -79,7 +80,7 @@ def to_pinocchio(model):
 def from_pinocchio(pin_model):
     """A pinref ``Model`` equal to ``pin_model``, field for field. Mimic and composite joints
     raise UnsupportedError naming the joint."""
-    pin = _pinocchio()
+    pin = import_pinocchio()
     import pinref
 
     from ..model import Frame, FrameType, Model

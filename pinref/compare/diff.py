@@ -15,6 +15,7 @@ import numpy as np
 from ..errors import ShapeError
 from ..tracing import trace
 from . import reference as R
+from .bridge import import_pinocchio
 from .caches import FIELDS, PinCaches, pinref_caches
 from .models import is_pinocchio_model, load_model, with_free_flyer
 from .report import AlgorithmDiff, CacheDiff, DiffReport, Divergence, Location
@@ -24,12 +25,6 @@ __all__ = ["ALGORITHMS", "TOLERANCE", "compare", "random_states"]
 ALGORITHMS = ("rnea", "crba", "aba")
 TOLERANCE = 1e-12
 _VECTORS = ("tau", "nle", "g", "ddq", "u", "M")   # caches over nv: a row belongs to a joint
-
-
-def _pinocchio():
-    from .bridge import _pinocchio as load
-
-    return load()
 
 
 def compare(model, q=None, v=None, a=None, tau=None, *, fext=None, armature=None,
@@ -73,7 +68,7 @@ def compare(model, q=None, v=None, a=None, tau=None, *, fext=None, armature=None
     NotNormalizedError, NotPositiveDefiniteError (pinref's ABA on a singular model).
     """
     started = time.perf_counter()
-    pin = _pinocchio()
+    pin = import_pinocchio()
     from .. import __version__
     from .bridge import from_pinocchio, to_pinocchio
 
