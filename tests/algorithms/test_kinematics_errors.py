@@ -2,6 +2,7 @@
 the argument, joint or frame and the fix, and leaves no half-written result behind."""
 
 import numpy as np
+import pinocchio as pin
 import pytest
 
 import pinref
@@ -115,7 +116,6 @@ def test_data_made_before_frames_were_added():
 
 
 def test_pinocchio_enum_values_are_accepted():
-    pin = pytest.importorskip("pinocchio")
     data = _computed_data()
     ours = pinref.getFrameVelocity(MODEL, data, 2, pinref.LOCAL_WORLD_ALIGNED)
     theirs = pinref.getFrameVelocity(MODEL, data, 2, pin.ReferenceFrame.LOCAL_WORLD_ALIGNED)

@@ -10,14 +10,13 @@ tolerance ``1e-12 * max(1, max|ref|)``; batched results must equal per-state res
 """
 
 import numpy as np
+import pinocchio as pin
 import pytest
 from conftest import assert_close
 
 import pinref
 from pinref.joints import JOINT_TYPES, JointModel
 from pinref.joints import liegroup
-
-pin = pytest.importorskip("pinocchio")
 
 SHAPES = [(), (5,), (2, 3)]
 IDS = [factory().shortname() for factory in JOINT_TYPES]

@@ -10,6 +10,7 @@ angles near pi, integration past pi), the SO(2) interpolation thresholds (|theta
 """
 
 import numpy as np
+import pinocchio as pin
 import pytest
 from conftest import assert_close, assert_close_each
 
@@ -17,8 +18,6 @@ import pinref
 from pinref.errors import (NonFiniteError, NotNormalizedError, PinrefError, ShapeError,
                            UnsupportedError)
 from pinref.joints import liegroup as L
-
-pin = pytest.importorskip("pinocchio")
 
 SHAPES = [(), (5,), (2, 3)]
 BOUND = 3.0

@@ -8,6 +8,7 @@ Jlog3, Jexp6, Jlog6 switch there), and pi - 1e-5, pi - 1e-9, pi (log3's near-pi 
 """
 
 import numpy as np
+import pinocchio as pin
 import pytest
 from conftest import assert_close, assert_close_each
 from hypothesis import given, settings
@@ -16,8 +17,6 @@ from hypothesis import strategies as st
 from pinref.errors import NonFiniteError, PinrefError, ShapeError
 from pinref.spatial import SE3, Motion
 from pinref.spatial import explog as X
-
-pin = pytest.importorskip("pinocchio")
 
 SHAPES = [(), (5,), (2, 3)]
 P2, P3 = X.TAYLOR_PRECISION_2, X.TAYLOR_PRECISION_3
