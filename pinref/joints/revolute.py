@@ -12,11 +12,6 @@ from ..spatial import SE3, Motion
 from ..spatial._kernels import ANGULAR
 
 
-def axis_rotation(axis, c, s):
-    """``R_axis`` from cos and sin ``(...)``, written as Pinocchio writes c and +-s into I3."""
-    return frame_axis_rotation(np.stack((c, s), axis=-1), axis)
-
-
 class JointModelRevoluteTpl(JointModel):
     """Revolute joint about the frame axis ``axis`` (0, 1, 2 for x, y, z)."""
 

@@ -292,11 +292,6 @@ def act_inv_force(R, p, f):
     return rot_pair(mT(R), x)
 
 
-def act_force_set(R, p, F):
-    """``forceSet::se3Action``: the force act applied to every column of ``F (..., 6, k)``."""
-    return mT(act_force(R[..., None, :, :], p[..., None, :], mT(F)))
-
-
 def se3_action(R, p):
     """6x6 ``[[R, [p]x R]; [0, R]]`` acting on motions (``SE3::toActionMatrix``)."""
     out = np.zeros(np.broadcast_shapes(R.shape[:-2], p.shape[:-1]) + (6, 6))
