@@ -132,7 +132,7 @@ def aba(model, data, q, v, tau, fext=None, convention=Convention.LOCAL):
     naming the joint whose S^T Ia S + armature cannot be inverted.
     """
     check_local(convention, "aba")
-    q, arrays, shape = state(model, q, v=v, tau=tau)
+    q, arrays, shape = state(model, q, data=data, v=v, tau=tau)
     v, tau = arrays["v"], arrays["tau"]
     fext = external_forces(model, fext, shape)
     data.v[0] = Motion.Zero()
@@ -149,6 +149,9 @@ def aba(model, data, q, v, tau, fext=None, convention=Convention.LOCAL):
         for i in reversed(range(1, model.njoints)):
             _aba_backward_step(model.joints[i], data.joints[i], model, data)
     except NotPositiveDefiniteError as err:
+        # no half-written result that looks valid: ddq and u hold NaN
+        data.ddq[...] = np.nan
+        data.u[...] = np.nan
         raise NotPositiveDefiniteError(
             f"aba: joint {model.names[err.joint_id]!r}: {err}", joint_id=err.joint_id) from None
     for i in range(1, model.njoints):

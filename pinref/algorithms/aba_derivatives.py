@@ -250,7 +250,7 @@ def computeABADerivatives(model, data, q, v, tau, fext=None):
     References: Carpentier & Mansard, "Analytical derivatives of rigid body dynamics
     algorithms", RSS 2018.
     """
-    q, arrays, shape = state(model, q, v=v, tau=tau)
+    q, arrays, shape = state(model, q, data=data, v=v, tau=tau)
     v, tau = arrays["v"], arrays["tau"]
     fext = external_forces(model, fext, shape)
     model.check_compact_subtrees("computeABADerivatives")

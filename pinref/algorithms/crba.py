@@ -22,7 +22,7 @@ import numpy as np
 
 from ..spatial._kernels import mT
 from ..tracing import traced_algorithm, traced_step
-from ._args import check_local, state, writable
+from ._args import Convention, check_local, state, writable
 
 
 @traced_step("crba", "CrbaLocalConventionForwardStep", 1,
@@ -67,7 +67,7 @@ def crba_upper(model, data, q):
 
     q : (..., model.nq). Writes liMi, Ycrb (i >= 1), Fcrb (the subtree columns), M, joints.
     """
-    q, _, shape = state(model, q)
+    q, _, shape = state(model, q, data=data)
     model.check_compact_subtrees("crba")
     data.M = writable(data.M, shape + (model.nv, model.nv))
     for i in range(1, model.njoints):
@@ -82,7 +82,7 @@ def crba_upper(model, data, q):
 
 
 @traced_algorithm("crba", exit_step="crba (Python binding): make_symmetric(M)", exit_writes="M")
-def crba(model, data, q, convention=None):
+def crba(model, data, q, convention=Convention.LOCAL):
     """Joint-space inertia matrix ``M(q)``, symmetric, ``(..., model.nv, model.nv)``.
 
     Parameters
@@ -95,9 +95,7 @@ def crba(model, data, q, convention=None):
     triangle is copied into the lower one. ``data.M`` is left symmetric; an owned copy is
     returned. Writes liMi, Ycrb (i >= 1), Fcrb (subtree columns), M, joints; not oMi.
     """
-    from ._args import Convention
-
-    check_local(Convention.LOCAL if convention is None else convention, "crba")
+    check_local(convention, "crba")
     data.M = np.zeros(np.shape(data.M))
     M = crba_upper(model, data, q)
     lower = np.tril_indices(model.nv, -1)

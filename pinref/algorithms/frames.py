@@ -317,7 +317,7 @@ def computeFrameJacobian(model, data, q, frame_id, reference_frame=ReferenceFram
     f = check_frame_id(model, frame_id, where)
     rf = check_reference_frame(reference_frame, where)
     check_data_frames(model, data, where)
-    q, _, shape = state(model, q)
+    q, _, shape = state(model, q, data=data)
     frame = model.frames[f]
     i = frame.parentJoint
     support = model.supports[i][1:]

@@ -260,7 +260,7 @@ def computeJointJacobians(model, data, q=None):
             _joint_jacobians_forward_step2(model.joints[i], data.joints[i], data)
         data.mark("computeJointJacobians", "J")
         return data.J.copy()
-    q, _, shape = state(model, q)
+    q, _, shape = state(model, q, data=data)
     data.J = np.zeros(shape + (6, model.nv))
     for i in range(1, model.njoints):
         _joint_jacobians_forward_step(model.joints[i], data.joints[i], model, data, q)
@@ -303,7 +303,7 @@ def computeJointJacobian(model, data, q, joint_id):
     ``data.J``).
     """
     i = check_joint_id(model, joint_id, "computeJointJacobian")
-    q, _, shape = state(model, q)
+    q, _, shape = state(model, q, data=data)
     J = np.zeros(shape + (6, model.nv))
     # iMf[i] = identity: the target frame is the joint frame itself
     data.iMf[i] = SE3.Identity()
@@ -323,7 +323,7 @@ def computeJointJacobiansTimeVariation(model, data, q, v):
     ``oMi``, ``v`` (LOCAL velocities; ``v[0]`` untouched), ``ov`` (WORLD velocities), ``J`` and
     ``dJ``.
     """
-    q, arrays, shape = state(model, q, v=v)
+    q, arrays, shape = state(model, q, data=data, v=v)
     v = arrays["v"]
     data.J = np.zeros(shape + (6, model.nv))
     data.dJ = np.zeros(shape + (6, model.nv))

@@ -52,7 +52,7 @@ def forwardKinematics(model, data, q, v=None, a=None):
     tangent = {} if v is None else ({"v": v} if a is None else {"v": v, "a": a})
     if a is not None and v is None:
         raise TypeError("forwardKinematics: a needs v (forwardKinematics(model, data, q, v, a))")
-    q, arrays, _ = state(model, q, **tangent)
+    q, arrays, _ = state(model, q, data=data, **tangent)
     v, a = arrays.get("v"), arrays.get("a")
     if v is not None:
         data.v[0] = Motion.Zero()

@@ -79,7 +79,7 @@ def rnea(model, data, q, v, a, fext=None):
     ``h``, ``f`` (i >= 1; ``f[0]`` untouched), ``tau``, ``joints``. ``oMi`` and ``a`` are not
     written (docs/quirks.md).
     """
-    q, arrays, shape = state(model, q, v=v, a=a)
+    q, arrays, shape = state(model, q, data=data, v=v, a=a)
     v, a = arrays["v"], arrays["a"]
     fext = external_forces(model, fext, shape)
     tau = np.zeros(shape + (model.nv,))
@@ -126,7 +126,7 @@ def nonLinearEffects(model, data, q, v):
     Mirrors ``pinocchio::nonLinearEffects`` (rnea.hxx): forward step without S a, with
     ``Y.vxiv(v)``; no armature term; ``h`` not written. Writes liMi, v, a_gf, f, nle.
     """
-    q, arrays, shape = state(model, q, v=v)
+    q, arrays, shape = state(model, q, data=data, v=v)
     v = arrays["v"]
     nle = np.zeros(shape + (model.nv,))
     data.v[0] = Motion.Zero()
@@ -155,7 +155,7 @@ def _gravity_forward_step(jmodel, jdata, model, data, q):
 
 
 def _static_torque(model, data, q, fext):
-    q, _, shape = state(model, q)
+    q, _, shape = state(model, q, data=data)
     fext = external_forces(model, fext, shape)
     out = np.zeros(shape + (model.nv,))
     data.a_gf[0] = -model.gravity

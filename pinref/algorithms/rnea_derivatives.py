@@ -268,7 +268,7 @@ def _gravity_derivative_backward_step(jmodel, model, data, oYcrb, g, dg_dq):
 
 def _static_torque_derivatives(model, data, q, fext, call):
     """The two passes shared by the gravity and static-torque derivatives; returns (g, dg_dq)."""
-    q, _, shape = state(model, q)
+    q, _, shape = state(model, q, data=data)
     fext = external_forces(model, fext, shape)
     model.check_compact_subtrees(call)
     nv = model.nv
@@ -467,7 +467,7 @@ def computeRNEADerivatives(model, data, q, v, a, fext=None):
     References: Carpentier & Mansard, "Analytical derivatives of rigid body dynamics
     algorithms", RSS 2018.
     """
-    q, arrays, shape = state(model, q, v=v, a=a)
+    q, arrays, shape = state(model, q, data=data, v=v, a=a)
     v, a = arrays["v"], arrays["a"]
     fext = external_forces(model, fext, shape)
     model.check_compact_subtrees("computeRNEADerivatives")

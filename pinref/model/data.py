@@ -88,6 +88,19 @@ class Data:
         self.nvSubtree = _nv_subtree(model)               # dofs of the subtree rooted at i
         # --- which call last wrote each cache (pinref only; read by the query functions) -----
         self.written = {}                                 # cache name -> name of the call
+        self.batch_shape = ()                             # batch shape of the last call
+
+    def conform(self, model, shape):
+        """Prepare for a call on a batch of shape ``shape``.
+
+        Caches a call does not write keep their values (Pinocchio's call-history semantics),
+        which needs them to broadcast to the new batch. When the last call's batch shape does
+        not broadcast to ``shape`` (say ``(2,)`` then ``(3,)``), every cache returns to its
+        initial value first (docs/quirks.md).
+        """
+        if np.broadcast_shapes(self.batch_shape, shape) != shape:
+            self.__init__(model)
+        self.batch_shape = shape
 
     def mark(self, call, *caches):
         """Record that the public algorithm ``call`` wrote the Data fields named ``caches``."""

@@ -112,3 +112,44 @@ def test_crba_refuses_a_tree_whose_subtrees_are_not_contiguous():
     with pytest.raises(errors.ModelError, match="subtree of joint 'a'.*depth-first"):
         pinref.crba(model, pinref.Data(model), np.zeros(3))
     pinref.aba(model, pinref.Data(model), np.zeros(3), np.zeros(3), np.zeros(3))
+
+
+@pytest.mark.parametrize("call", ["rnea", "aba", "crba", "computeRNEADerivatives",
+                                  "computeABADerivatives"])
+def test_a_pinocchio_model_or_data_is_refused(call):
+    q, v, a = _state()
+    args = {"crba": (q,)}.get(call, (q, v, a))
+    pm = pin.buildSampleModelManipulator(True)  # holds a mimic joint
+    with pytest.raises(errors.UnsupportedError, match="pinref.from_pinocchio"):
+        getattr(pinref, call)(pm, pm.createData(), *args)
+    pt = pinref.to_pinocchio(MODEL)
+    with pytest.raises(errors.UnsupportedError, match="model.createData"):
+        getattr(pinref, call)(MODEL, pt.createData(), *args)
+
+
+@pytest.mark.parametrize("armature", [np.ones(3), np.array(0.1), np.full(8, np.nan),
+                                      -np.ones(8)], ids=["size", "scalar", "nan", "negative"])
+def test_bad_armature_is_refused(armature):
+    model = pinref.buildTutorialModel()
+    model.armature = armature
+    q, v, a = _state()
+    with pytest.raises(errors.ShapeError, match="model.armature"):
+        pinref.rnea(model, pinref.Data(model), q, v, a)
+
+
+def test_fext_with_more_batch_axes_than_the_states_is_refused():
+    q, v, a = _state((3,))
+    with pytest.raises(errors.ShapeError, match=r"fext: its batch shape \(2, 3\)"):
+        pinref.aba(MODEL, pinref.Data(MODEL), q, v, a, np.zeros((2, 3, MODEL.njoints, 6)))
+    pinref.aba(MODEL, pinref.Data(MODEL), q, v, a, np.zeros((MODEL.njoints, 6)))
+
+
+def test_singular_block_leaves_nan_not_a_valid_looking_ddq():
+    model = pinref.Model()
+    j1 = model.addJoint(0, pinref.JointModelRX(), pinref.SE3.Identity(), "shoulder")
+    model.appendBodyToJoint(j1, pinref.Inertia.Random())
+    model.addJoint(j1, pinref.JointModelRY(), pinref.SE3.Identity(), "massless_tip")
+    data = pinref.Data(model)
+    with pytest.raises(errors.NotPositiveDefiniteError):
+        pinref.aba(model, data, np.zeros(2), np.zeros(2), np.zeros(2))
+    assert np.all(np.isnan(data.ddq)) and np.all(np.isnan(data.u))

@@ -1,0 +1,57 @@
+"""One Data reused across calls whose batch shapes differ: stale caches broadcast when they can
+(Pinocchio's call-history semantics), and Data starts afresh when they cannot."""
+
+import numpy as np
+import pinocchio as pin
+import pytest
+
+import pinref
+from conftest import assert_close
+from models import build, random_states
+
+SEQUENCE = [(2,), (), (3,), (2, 3), (3,), (1,), (4,)]
+
+
+@pytest.mark.parametrize("name", ["tutorial", "tree0"])
+def test_every_algorithm_on_one_data_across_batch_shapes(name):
+    rng = np.random.default_rng(21)
+    model, pmodel = build(name)
+    data = pinref.Data(model)
+    for batch in SEQUENCE:
+        q, v, a = random_states(pmodel, batch, rng)
+        fext = rng.normal(size=batch + (model.njoints, 6))
+        results = {
+            "rnea": pinref.rnea(model, data, q, v, a, fext),
+            "crba": pinref.crba(model, data, q),
+            "aba": pinref.aba(model, data, q, v, a, fext),
+            "nle": pinref.nonLinearEffects(model, data, q, v),
+        }
+        pinref.forwardKinematics(model, data, q, v, a)
+        pdata = pmodel.createData()
+        for idx in np.ndindex(*batch):
+            forces = [pin.Force(f) for f in fext[idx]]
+            refs = {"rnea": pin.rnea(pmodel, pdata, q[idx], v[idx], a[idx], forces),
+                    "crba": pin.crba(pmodel, pdata, q[idx]),
+                    "aba": pin.aba(pmodel, pdata, q[idx], v[idx], a[idx], forces),
+                    "nle": pin.nonLinearEffects(pmodel, pdata, q[idx], v[idx])}
+            for key, ref in refs.items():
+                assert results[key].shape == batch + ref.shape
+                assert_close(results[key][idx], ref, what=f"{key} {batch} {idx}")
+        assert data.batch_shape == batch
+
+
+def test_stale_caches_broadcast_into_a_larger_batch():
+    """oMi from a single-state forwardKinematics is the stale oMi ABA reads for every state of
+    a later batch (docs/quirks.md), so ABA's data.a uses it, as Pinocchio's would."""
+    rng = np.random.default_rng(2)
+    model, pmodel = build("tutorial")
+    q, v, a = random_states(pmodel, (3,), rng)
+    data = pinref.Data(model)
+    pinref.forwardKinematics(model, data, q[0])
+    pinref.aba(model, data, q, v, a)
+    for k in range(3):
+        pdata = pmodel.createData()
+        pin.forwardKinematics(pmodel, pdata, q[0])
+        pin.aba(pmodel, pdata, q[k], v[k], a[k])
+        for i in range(1, model.njoints):
+            assert_close(data.a[i].vector[k], pdata.a[i].vector, what=f"a[{i}] state {k}")
