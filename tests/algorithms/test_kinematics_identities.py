@@ -54,12 +54,12 @@ def test_jacobian_times_v_is_the_frame_velocity_in_each_frame(case):
             J = pinref.getFrameJacobian(model, data, f, rf)
             vel = np.broadcast_to(pinref.getFrameVelocity(model, data, f, rf).vector, (len(q), 6))
             for k in range(len(q)):
-                assert_close(J[k] @ v[k], vel[k], tol=1e-11, what=f"J v, frame {f}, {rf.name}")
+                assert_close(J[k] @ v[k], vel[k], what=f"J v, frame {f}, {rf.name}")
         for i in range(model.njoints):
             J = pinref.getJointJacobian(model, data, i, rf)
             vel = np.broadcast_to(pinref.getVelocity(model, data, i, rf).vector, (len(q), 6))
             for k in range(len(q)):
-                assert_close(J[k] @ v[k], vel[k], tol=1e-11, what=f"J v, joint {i}, {rf.name}")
+                assert_close(J[k] @ v[k], vel[k], what=f"J v, joint {i}, {rf.name}")
 
 
 def test_a_local_jacobian_does_not_give_the_world_velocity():
@@ -80,9 +80,9 @@ def test_a_local_jacobian_does_not_give_the_world_velocity():
     J_local = pinref.getFrameJacobian(model, data, f, pinref.LOCAL)
     world = pinref.getFrameVelocity(model, data, f, pinref.WORLD).vector
     with pytest.raises(AssertionError):
-        assert_close(J_local @ v, world, tol=1e-11, what="LOCAL J v against WORLD velocity")
+        assert_close(J_local @ v, world, what="LOCAL J v against WORLD velocity")
     # the matching pairs agree on that same state
-    assert_close(pinref.getFrameJacobian(model, data, f, pinref.WORLD) @ v, world, tol=1e-11)
+    assert_close(pinref.getFrameJacobian(model, data, f, pinref.WORLD) @ v, world)
     # LOCAL_WORLD_ALIGNED differs from WORLD by the translation of the origin: not the same
     lwa = pinref.getFrameVelocity(model, data, f, pinref.LOCAL_WORLD_ALIGNED).vector
     assert np.abs(lwa - world).max() > 0.1
@@ -99,7 +99,7 @@ def test_classical_acceleration_is_spatial_plus_omega_cross_v(case):
             classical = pinref.getFrameClassicalAcceleration(model, data, f, rf)
             expected = spatial.linear + np.cross(vel.angular, vel.linear)
             for k in range(len(q)):
-                assert_close(classical.linear[k], expected[k], tol=1e-11, what=rf.name)
+                assert_close(classical.linear[k], expected[k], what=rf.name)
                 assert_close(classical.angular[k], spatial.angular[k], what=rf.name)
 
 
@@ -195,7 +195,7 @@ def test_com_jacobian_gives_the_com_velocity(case):
     Jcom = pinref.jacobianCenterOfMass(model, data, q)
     com = pinref.centerOfMass(model, data, q, v)
     for k in range(len(q)):
-        assert_close(Jcom[k] @ v[k], data.vcom[0][k], tol=1e-11, what="Jcom v")
+        assert_close(Jcom[k] @ v[k], data.vcom[0][k], what="Jcom v")
     h = 1e-6
     fd = (pinref.centerOfMass(model, data, pinref.integrate(model, q, v * h))
           - pinref.centerOfMass(model, data, pinref.integrate(model, q, -v * h))) / (2 * h)
@@ -256,18 +256,89 @@ def test_potential_energy_gradient_is_the_generalized_gravity(case):
     assert_close(E, data.potential_energy, what="E = U at rest")
 
 
+EPS = np.finfo(float).eps
+
+
+def planar_round_trip_bound(model, v):
+    """Absolute error bound ``(...)`` an integrate/difference round trip along the tangent
+    vector v ``(..., nv)`` adds to the project tolerance, from the model's planar joints.
+
+    Pinocchio's SE(2) closed forms (pinref reproduces them to the bit) lose digits at small
+    rotation angles theta; a round trip between them is as good as they are, and no better:
+
+    - log weighs the translation by theta sin theta / (2 (1 - cos theta)) above its Taylor
+      cutoff |theta| = 1e-4; 1 - cos theta, known to ~eps / 2 where it is ~theta^2 / 2, makes
+      that a relative error ~eps / theta^2 (docs/quirks.md, "SE(2) log");
+    - exp computes (v_x - (-v_y sin theta + v_x cos theta)) / theta (and the same for y) for
+      |theta| > 1e-14: the cancellation in the numerator leaves ~eps |v_lin| / theta.
+
+    Measured on 1e6 SE(2) states with |theta| log-uniform in [1e-7, 3] (difference(q,
+    integrate(q, v)) - v, difference(q1, back), back - q1): error <= 0.64 of
+    ``1e-12 max(1, max|ref|) + 2 eps max|v_lin| (1/theta + 1/theta^2 [|theta| >= 1e-4])``,
+    i.e. 1.1e-8 at |theta| = 1e-4, 8e-10 at 1e-3, 7e-12 at 1e-2; below 5e-14 above 0.1, so
+    the bound only matters where it is needed and is 0 without planar joints (the other models
+    are held to 1e-12).
+
+    Below |theta| = 1e-7 other rules take over (SO(2)'s log returns 0 when tr R > 2, which
+    rounding reaches for |theta| below ~3e-8; exp's division by theta reaches 1e-2 just above
+    1e-14): the bound is not claimed there, and a state that small fails here loudly instead.
+    """
+    bound = np.zeros(v.shape[:-1])
+    for jmodel in model.joints[1:]:
+        if jmodel.shortname() == "JointModelPlanar":
+            vj = v[..., jmodel.v_slice]
+            theta, lin = np.abs(vj[..., 2]), np.abs(vj[..., :2]).max(-1)
+            assert np.all(theta >= 1e-7), "planar angle below 1e-7: outside the measured bound"
+            bound = np.maximum(bound, 2 * EPS * lin * (1 / theta + np.where(theta >= 1e-4,
+                                                                          1 / theta ** 2, 0.0)))
+    return bound
+
+
+def _round_trip_tol(bound, ref):
+    """1e-12 plus the planar bound, relative to ``max(1, max|ref|)`` as ``assert_close``."""
+    return 1e-12 + bound / max(1.0, np.abs(ref).max())
+
+
 def test_integrate_difference_round_trip(case):
     model, q, v, _ = case
     q1 = pinref.integrate(model, q, 0.8 * v)
     back = pinref.integrate(model, q, pinref.difference(model, q, q1))
+    bound = planar_round_trip_bound(model, 0.8 * v)
     for k in range(len(q)):
-        assert_close(pinref.difference(model, q1[k], back[k]), np.zeros(model.nv), tol=1e-11)
-        assert_close(back[k], q1[k], tol=1e-11, what="integrate(q, difference(q, q1))")
+        zero = np.zeros(model.nv)
+        assert_close(pinref.difference(model, q1[k], back[k]), zero,
+                     tol=_round_trip_tol(bound[k], zero), what="difference(q1, back)")
+        assert_close(back[k], q1[k], tol=_round_trip_tol(bound[k], q1[k]),
+                     what="integrate(q, difference(q, q1))")
     small = 0.1 * v  # below the log's branch cut (rotations of less than pi)
-    assert_close(pinref.difference(model, q, pinref.integrate(model, q, small)), small,
-                 tol=1e-11)
+    bound = planar_round_trip_bound(model, small)
+    got = pinref.difference(model, q, pinref.integrate(model, q, small))
+    for k in range(len(q)):
+        assert_close(got[k], small[k], tol=_round_trip_tol(bound[k], small[k]),
+                     what="difference(q, integrate(q, v))")
     with pytest.raises(AssertionError):  # the round trip does not come back to q itself
-        assert_close(back[0], q[0], tol=1e-11)
+        assert_close(back[0], q[0])
+
+
+@pytest.mark.parametrize("theta", [1e-6, 1e-4 * (1 - 1e-9), 1e-4 * (1 + 1e-9), 1e-3, 3e-3])
+def test_planar_round_trip_needs_its_bound_at_small_angles(theta):
+    """The planar bound is the conditioning of SE(2)'s closed forms, not slack: at these angles
+    the round trip misses 1e-12 and stays within the bound; at 0.5 and 2 the bound is below
+    1e-14 and the round trip holds to 1e-12."""
+    model = pinref.Model()
+    model.addJoint(0, pinref.JointModelPlanar(), pinref.SE3.Identity(), "planar")
+    rng = np.random.default_rng(4)
+    q = pinref.integrate(model, pinref.neutral(model), rng.normal(size=(200, 3)))
+    v = np.concatenate((rng.normal(size=(200, 2)), np.full((200, 1), theta)), axis=-1)
+    scale = np.maximum(1.0, np.abs(v).max(-1))
+    err = np.abs(pinref.difference(model, q, pinref.integrate(model, q, v)) - v).max(-1)
+    assert err.max() > 1e-12 * scale.max()
+    assert np.all(err <= 1e-12 * scale + planar_round_trip_bound(model, v))
+    for easy in (0.5, 2.0):
+        v[:, 2] = easy
+        assert np.all(planar_round_trip_bound(model, v) < 1e-14)
+        err = np.abs(pinref.difference(model, q, pinref.integrate(model, q, v)) - v).max(-1)
+        assert np.all(err <= 1e-12 * np.maximum(1.0, np.abs(v).max(-1)))
 
 
 def test_free_flyer_local_velocity_moves_along_world_y_when_turned_about_z():
