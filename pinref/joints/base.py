@@ -62,9 +62,15 @@ class JointModel:
     """Base of every joint model; subclasses set ``nq``, ``nv``, ``lie_group`` and ``calc``.
 
     ``calc(jdata, q, v=None)`` reads the joint's segments of the model-sized ``q`` (and ``v``)
-    through ``idx_q``/``idx_v``, as Pinocchio's ``JointModel.calc`` does. ``q_slice`` and
-    ``v_slice`` (``slice(idx_q, idx_q + nq)``, ``slice(idx_v, idx_v + nv)``) follow every
-    change of ``idx_q``/``idx_v``.
+    through ``idx_q``/``idx_v``, as Pinocchio's ``JointModel.calc`` does: it reads
+    ``q[..., idx_q:idx_q + nq]`` and ``v[..., idx_v:idx_v + nv]`` and ignores every other
+    entry, so any ``q`` whose last axis has at least ``idx_q + nq`` entries is accepted (the
+    model's q, or a longer one), and a ``q`` of exactly ``nq`` entries is the joint's own
+    segment only when ``idx_q == 0``. A last axis shorter than ``idx_q + nq`` (or
+    ``idx_v + nv`` for v) raises ShapeError naming the joint, before anything is written.
+    ``q_slice`` and ``v_slice`` (``slice(idx_q, idx_q + nq)``, ``slice(idx_v, idx_v + nv)``)
+    follow every change of ``idx_q``/``idx_v``. The configuration-space methods (``integrate``,
+    ``difference``, ...) take the joint's own segments instead (``(..., nq)``, ``(..., nv)``).
     """
 
     nq = 0
@@ -115,11 +121,20 @@ class JointModel:
         return JointData(self.classname(), self.nq, self.nv, np.zeros((6, self.nv)))
 
     def _segments(self, q, v):
-        """Copies of the joint's q (and v) segments ``(..., nq)``, ``(..., nv)``, size-checked."""
+        """Copies of the joint's q (and v) segments ``(..., nq)``, ``(..., nv)``, size-checked.
+
+        ``q`` and ``v`` are model-sized (as in Pinocchio's ``JointModel.calc``): the segments are
+        ``q[..., idx_q:idx_q + nq]`` and ``v[..., idx_v:idx_v + nv]``; a longer last axis is
+        accepted and the other entries are not read. A last axis shorter than ``idx_q + nq``
+        (``idx_v + nv``), a 0-d value or a value that is not numeric raises ShapeError naming
+        the joint (id and type). ``v=None`` gives ``(q_segment, None)``.
+        """
         qs = self._segment(q, "q", self.q_slice)
         return qs, (None if v is None else self._segment(v, "v", self.v_slice))
 
     def _segment(self, x, name, sl):
+        """A copy of ``x[..., sl]`` (``sl`` is ``q_slice`` or ``v_slice``); ShapeError naming the
+        joint when ``x`` is not numeric, is 0-d, or its last axis is shorter than ``sl.stop``."""
         try:
             x = np.asarray(x, dtype=float)
         except (TypeError, ValueError):

@@ -96,6 +96,47 @@ def test_q_too_short(factory):
 
 
 @pytest.mark.parametrize("factory", JOINT_TYPES, ids=IDS)
+def test_own_segment_is_too_short_when_the_joint_sits_further_in_q(factory):
+    """calc reads q[..., idx_q:idx_q + nq] of a model-sized q: a q of exactly nq entries is too
+    short for a joint placed at idx_q > 0 (and a v of nv entries at idx_v > 0), batched too;
+    nothing is written."""
+    jm = factory()
+    jm.setIndexes(5, 1, 2)
+    jd = jm.createData()
+    M0, q0, v0 = jd.M, jd.joint_q, jd.joint_v
+    own_q, own_v = jm.neutral(), np.zeros(jm.nv)
+    with pytest.raises(ShapeError, match=f"joint 5 \\({jm.shortname()}\\): q has shape "
+                                         f"\\({jm.nq},\\).*q\\[\\.\\.\\., 1:{1 + jm.nq}\\]"):
+        jm.calc(jd, own_q, np.zeros(2 + jm.nv))
+    with pytest.raises(ShapeError, match=f"joint 5 \\({jm.shortname()}\\): v has shape"):
+        jm.calc(jd, np.concatenate(([0.0], own_q)), own_v)
+    with pytest.raises(ShapeError, match=f"joint 5 \\({jm.shortname()}\\): q has shape"):
+        jm.calc(jd, np.broadcast_to(own_q, (2, 3, jm.nq)))
+    assert jd.M is M0 and jd.joint_q is q0 and jd.joint_v is v0
+
+
+@pytest.mark.parametrize("factory", JOINT_TYPES, ids=IDS)
+def test_a_longer_q_is_read_through_idx_q_only(factory):
+    """Entries of q and v outside the joint's segments are not read (NaN there changes
+    nothing): the joint at idx_q = 1, idx_v = 2 gives what the same joint at 0, 0 gives on its
+    own segments."""
+    rng = np.random.default_rng(3)
+    at_zero, jm = placed(factory), factory()
+    jm.setIndexes(7, 1, 2)
+    own_q = at_zero.integrate(at_zero.neutral(), rng.normal(size=at_zero.nv))
+    own_v = rng.normal(size=jm.nv)
+    q = np.concatenate(([np.nan], own_q, [np.nan, np.nan]))
+    v = np.concatenate(([np.nan, np.nan], own_v, [np.nan]))
+    jd, ref = jm.createData(), at_zero.createData()
+    jm.calc(jd, q, v)
+    at_zero.calc(ref, own_q, own_v)
+    assert np.array_equal(jd.M.homogeneous, ref.M.homogeneous)
+    assert np.array_equal(jd.v.vector, ref.v.vector) and np.array_equal(jd.c.vector, ref.c.vector)
+    assert np.array_equal(jd.S, ref.S)
+    assert np.array_equal(jd.joint_q, own_q) and np.array_equal(jd.joint_v, ref.joint_v)
+
+
+@pytest.mark.parametrize("factory", JOINT_TYPES, ids=IDS)
 def test_v_too_short_writes_nothing(factory):
     jm = placed(factory)
     jd = jm.createData()
