@@ -20,7 +20,9 @@ difference or a check failed, 2 bad usage or input.
 Adding a command: write ``add(subparsers)`` in its own module, which adds one subparser and
 sets its handler with ``parser.set_defaults(run=handler)`` (``handler(args)`` returns the exit
 code), then add one line ``"package.module:add"`` to ``SUBCOMMANDS``. Raise ``UsageError`` (or
-any ``pinref.errors.PinrefError``) for bad input: ``main`` prints it and exits with 2.
+any ``pinref.errors.PinrefError``) for bad input: ``main`` prints it and exits with 2. Any
+other exception is a bug and propagates with its traceback; a command that needs Pinocchio
+calls ``require_pinocchio()``, which turns the missing package into a UsageError.
 """
 
 import argparse
@@ -44,6 +46,27 @@ MODEL_HELP = ("tutorial (free-flyer + 2 RY, the default), manipulator, humanoid,
 
 class UsageError(Exception):
     """Bad usage or input that argparse cannot see: printed, exit code 2."""
+
+
+class MissingDependencyError(UsageError, ImportError):
+    """An optional dependency (Pinocchio) is not installed: printed with the install command,
+    exit code 2."""
+
+
+def require_pinocchio():
+    """The ``pinocchio`` module, or a MissingDependencyError naming ``pip install 'pinref[pin]'``.
+    """
+    from .compare.bridge import import_pinocchio
+
+    try:
+        return import_pinocchio()
+    except ImportError as err:
+        raise MissingDependencyError(str(err)) from None
+
+
+def model_display_name(args):
+    """The model as the command line named it: ``humanoid``, ``robot.urdf + free-flyer``."""
+    return args.model + (" + free-flyer" if args.free_flyer else "")
 
 
 def add_model_arguments(parser):
@@ -145,7 +168,7 @@ def main(argv=None):
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-    except (UsageError, PinrefError, ImportError, OSError, ValueError) as err:
+    except (UsageError, PinrefError) as err:  # bad input; anything else is a bug: traceback
         print(f"pinref {args.command}: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -1,15 +1,22 @@
-"""The pinref command: info, the subcommand registry, python -m pinref, the console script.
+"""The pinref command: info, the subcommand registry, exit codes, python -m pinref, the console
+script.
 
-``pinref diff`` and ``pinref trace`` are tested in tests/tools/test_diff_cli.py.
+Exit 2 means bad usage or input: argparse's own errors, ``UsageError`` and every
+``pinref.errors.PinrefError``. Any other exception is a bug and must reach the user with its
+traceback, not as a usage error. ``pinref diff`` and ``pinref trace`` are tested in
+tests/tools/test_diff_cli.py, ``pinref check`` in tests/tools/test_check.py.
 """
 
 import argparse
+import inspect
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+import pinref.errors
 from pinref import cli
 from pinref.cli import main
 
@@ -84,6 +91,90 @@ def _raise(args):
     raise cli.UsageError("bad input")
 
 
+def _command_raising(monkeypatch, error):
+    def add(subparsers):
+        subparsers.add_parser("fail").set_defaults(run=lambda args: _throw(error))
+
+    monkeypatch.setattr(cli, "add_info", add)
+
+
+def _throw(error):
+    raise error
+
+
+PINREF_ERRORS = sorted((c for _, c in inspect.getmembers(pinref.errors, inspect.isclass)
+                        if issubclass(c, pinref.errors.PinrefError)), key=lambda c: c.__name__)
+
+
+@pytest.mark.parametrize("error", PINREF_ERRORS + [cli.UsageError, cli.MissingDependencyError],
+                         ids=lambda c: c.__name__)
+def test_pinref_and_usage_errors_exit_2(capsys, monkeypatch, error):
+    _command_raising(monkeypatch, error("bad input"))
+    assert main(["fail"]) == 2
+    assert capsys.readouterr().err == "pinref fail: error: bad input\n"
+
+
+@pytest.mark.parametrize("error", [ValueError("bug"), KeyError("bug"), TypeError("bug"),
+                                   IndexError("bug"), OSError("bug"), ImportError("bug"),
+                                   ZeroDivisionError("bug"), RuntimeError("bug")],
+                         ids=lambda e: type(e).__name__)
+def test_other_exceptions_are_bugs_and_propagate(capsys, monkeypatch, error):
+    """An internal bug must not look like bad usage: no exit 2, the exception itself."""
+    _command_raising(monkeypatch, error)
+    with pytest.raises(type(error), match="bug"):
+        main(["fail"])
+    assert "error:" not in capsys.readouterr().err
+
+
+def test_missing_pinocchio_is_a_usage_error_naming_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pinocchio", None)
+    with pytest.raises(cli.MissingDependencyError, match=r"pip install 'pinref\[pin\]'") as info:
+        cli.require_pinocchio()
+    assert isinstance(info.value, cli.UsageError) and isinstance(info.value, ImportError)
+
+
+def _bad_npz(tmp_path):
+    path = tmp_path / "states.npz"
+    np.savez(path, q=np.zeros((2, 9)), v=np.zeros((3, 8)), tau=np.zeros((3, 8)))
+    return path
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["info", "--model", "nope"], "unknown model 'nope'"),
+    (["trace", "aba", "--model", "nope"], "unknown model 'nope'"),
+    (["check", "--model", "nope"], "unknown model 'nope'"),
+    (["diff", "--model", "nope"], "unknown model 'nope'"),
+    (["info", "--model", "{tmp}/missing.urdf"], "cannot read the URDF file"),
+    (["trace", "rnea", "--model", "{tmp}/dir.urdf"], "dir.urdf"),
+    (["check", "--model", "{tmp}/bad.urdf"], "not well-formed XML"),
+    (["diff", "--states-file", "{tmp}/states.npz"], "inconsistent state sizes"),
+    (["diff", "--armature", "-1", "--states", "1"], "non-negative"),
+    (["trace", "aba", "--armature", "nan"], "finite"),
+    (["check", "--replay", "{tmp}/nowhere.npz"], "is missing"),
+    (["check", "--replay", "{tmp}/notes.txt"], "a snapshot is a .npz file"),
+])
+def test_bad_input_keeps_exit_2(capsys, tmp_path, argv, message):
+    """Each intended bad-input path raises a PinrefError or a UsageError (else it would now
+    propagate as a bug): exit 2 and the message, nothing on stdout."""
+    (tmp_path / "dir.urdf").mkdir()
+    (tmp_path / "bad.urdf").write_text("<robot")
+    _bad_npz(tmp_path)
+    argv = [a.format(tmp=tmp_path) for a in argv]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"pinref {argv[0]}: error: ") and message in err, err
+
+
+@pytest.mark.parametrize("argv", [["diff", "--states", "1"],
+                                  ["check", "--backend", "pin", "--states", "1"],
+                                  ["check", "--backend", "pin", "--drills", "--states", "1"]])
+def test_pin_missing_keeps_exit_2(capsys, monkeypatch, argv):
+    monkeypatch.setitem(sys.modules, "pinocchio", None)
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "pip install 'pinref[pin]'" in err
+
+
 def test_model_arguments_are_shared():
     parser = argparse.ArgumentParser()
     cli.add_model_arguments(parser)
@@ -98,9 +189,11 @@ def test_python_dash_m():
 
 
 def test_console_script_exit_codes():
+    """The README's install (pip install -e ".[test]", as .ci/run does) installs the console
+    script next to the interpreter: a missing script is a packaging bug, not a reason to skip."""
     script = Path(sys.executable).parent / "pinref"
-    if not script.exists():
-        pytest.skip("the pinref console script is not installed in this environment")
+    assert script.exists(), (f"the pinref console script is not installed next to "
+                             f"{sys.executable}: check [project.scripts] in pyproject.toml")
     done = subprocess.run([str(script), "diff", "--states", "2"], capture_output=True, text=True,
                           check=False)
     assert done.returncode == 0 and "all agree" in done.stdout

@@ -20,7 +20,7 @@ import os
 import sys
 import time
 
-from ..cli import UsageError, add_model_arguments, model_from_args
+from ..cli import UsageError, add_model_arguments, model_from_args, require_pinocchio
 
 DEFAULT_STATES = 10
 
@@ -98,6 +98,8 @@ def run(args):
     if args.replay is not None:
         return _run_replay(args, ids, replay)
     args.backend = args.backend or "pinref"
+    if args.backend == "pin":
+        require_pinocchio()
     model = model_from_args(args)
     if model.nv == 0:
         raise UsageError(f"model {args.model!r} has no joint to check")
@@ -134,6 +136,7 @@ def run(args):
 def _run_replay(args, ids, replay):
     from ..compare.models import load_model
     from .snapshots import SnapshotError, read_record
+    from .suite import recorded_backend
 
     if ids is not None:
         raise UsageError("--replay runs the snapshot's own check; drop --checks")
@@ -145,8 +148,11 @@ def _run_replay(args, ids, replay):
     if not isinstance(source, dict) or "model" not in source:
         raise SnapshotError(f"{args.replay}: the model was built in Python ({source}); replay "
                             "it with pinref.checking.replay(path, model)")
+    backend = args.backend or recorded_backend(record, args.replay)
+    if backend == "pin":
+        require_pinocchio()
     model = load_model(source["model"], bool(source.get("free_flyer", False)))
-    report = replay(args.replay, model, backend=args.backend,
+    report = replay(args.replay, model, backend=backend,
                     command=["pinref", "check", "--replay", os.path.abspath(args.replay)])
     _print(report, args)
     return report.exit_code

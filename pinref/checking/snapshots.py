@@ -56,7 +56,8 @@ CONVENTIONS = {
 
 
 class SnapshotError(PinrefError, ValueError):
-    """A snapshot that cannot be trusted: unreadable, tampered, or not of this model."""
+    """A snapshot that cannot be trusted (unreadable, tampered, or not of this model), or one
+    that cannot be written where it was asked for."""
 
 
 def _canonical(x):

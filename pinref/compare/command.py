@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from ..cli import Progress, UsageError, add_model_arguments
+from ..cli import Progress, UsageError, add_model_arguments, require_pinocchio
 
 
 def add(subparsers):
@@ -66,6 +66,7 @@ def run(args):
         raise UsageError(f"--states must be at least 1, got {args.states}")
     if not args.tolerance > 0:
         raise UsageError(f"--tolerance must be positive, got {args.tolerance}")
+    require_pinocchio()
     given = _load_states(args.states_file) if args.states_file else {}
     if given and args.fext:
         raise UsageError("--fext draws random wrenches for random states; put fext in the "

@@ -7,14 +7,15 @@
 
 One random state (``--seed``) of the model: q uniform in [-1, 1] per coordinate, v and a
 standard normal, tau normal x 10. ``--cache`` chooses the cache shown for every joint (default
-Yaba for aba, f for rnea, Ycrb for crba); ``--joint`` narrows the table to that joint and then
-prints the cache's full history for it.
+Yaba for aba, f for rnea, Ycrb for crba) for each of the first six joints; ``--joint`` narrows
+the table to that joint (any joint, by name or id) and then prints the cache's full history
+for it.
 """
 
 import argparse
 import time
 
-from ..cli import UsageError, add_model_arguments, model_from_args
+from ..cli import UsageError, add_model_arguments, model_display_name, model_from_args
 
 
 def add(subparsers):
@@ -61,12 +62,14 @@ def run(args):
     if cache is not None and cache not in written:
         raise UsageError(f"{args.algorithm} writes no cache {cache!r}; it writes "
                          f"{', '.join(written)}")
-    print(t.table(cache, joints=None if joint is None else [joint]))
+    name = model_display_name(args)
+    print(t.table(cache, joints=None if joint is None else [joint], model_name=name,
+                  pick_hint="pick another joint with --joint NAME (pinref info lists them)"))
     if joint is not None:
         print()
         print(t.history(cache or _default(args.algorithm), joint).text())
     print()
-    print(f"pinref trace: {args.algorithm} on {model.name or args.model}, {len(t)} stops, seed "
+    print(f"pinref trace: {args.algorithm} on {name}, {len(t)} stops, seed "
           f"{args.seed}, in {time.perf_counter() - started:.2f} s")
     return 0
 

@@ -230,11 +230,12 @@ class Trace:
 
         return History.build(self, cache, joint, call)
 
-    def table(self, cache=None, *, call=-1, state=0, joints=None):
-        """The pass-by-pass table (see ``pinref.tracing.render.table``)."""
+    def table(self, cache=None, *, call=-1, state=0, joints=None, **options):
+        """The pass-by-pass table (see ``pinref.tracing.render.table``; ``options``:
+        ``model_name``, ``pick_hint``)."""
         from .render import table
 
-        return table(self, cache=cache, call=call, state=state, joints=joints)
+        return table(self, cache=cache, call=call, state=state, joints=joints, **options)
 
     def __str__(self):
         return self.table() if self._calls else "(empty trace: no call of rnea, crba or aba)"

@@ -19,7 +19,7 @@ _RF, _RFEXT, _RB, _RARM = S.STEPS["rnea"]
 _CF, _CB, _CARM, _CSYM = S.STEPS["crba"]
 
 DEFAULT_CACHE = {"aba": "Yaba", "rnea": "f", "crba": "Ycrb"}
-MAX_COLUMNS = 6   # joints shown as columns by default; more need ``joints=``
+MAX_COLUMNS = 6   # joints shown as columns by default (the first ones); ``joints=`` picks
 
 # What becomes known at each stop ({i} joint, {p} parent, {v} its velocity slice).
 KNOWN = {
@@ -238,11 +238,14 @@ class History:
         return self.text()
 
 
-def table(trace, cache=None, *, call=-1, state=0, joints=None):
+def table(trace, cache=None, *, call=-1, state=0, joints=None, model_name=None,
+          pick_hint="pass joints=[...] (ids or names) to show others"):
     """The pass-by-pass table of one call: stop | cache[j] for each joint j | known at the stop.
 
     ``cache`` defaults to Yaba (aba), f (rnea), Ycrb (crba); ``joints`` (ids or names) to every
-    joint when the model has at most MAX_COLUMNS of them, else none (the "known" column alone).
+    joint when the model has at most MAX_COLUMNS of them, else to the first MAX_COLUMNS, with a
+    note under the title that says so and how to pick others (``pick_hint``; the command says
+    ``--joint``). ``model_name`` names the model in the title (default ``model.name``).
     A cell holds how the cache stands for that joint (its last write's role, "+ Ia_3" for each
     contribution received since) and the norm of its value; "*" marks the cells written at that
     stop, "." a cache not yet written in this call.
@@ -250,9 +253,16 @@ def table(trace, cache=None, *, call=-1, state=0, joints=None):
     c = trace.call(call)
     model = c.model
     cache = cache or DEFAULT_CACHE.get(c.algorithm, "f")
+    n_joints = model.njoints - 1
+    note = None
     if joints is None:
-        joints = list(range(1, model.njoints)) if model.njoints - 1 <= MAX_COLUMNS else []
+        joints = list(range(1, min(n_joints, MAX_COLUMNS) + 1))
+        if n_joints > MAX_COLUMNS:
+            note = (f"note: {cache} columns for joints 1 to {MAX_COLUMNS} of {n_joints} only; "
+                    f"{pick_hint}")
     joints = [model.names.index(j) if isinstance(j, str) else int(j) for j in joints]
+    if not joints:
+        note = f"note: no {cache} column (no joint selected); {pick_hint}"
     state_text = {j: "." for j in joints}
     head = ["pass", "step", "joint"] + [f"{cache}[{j}]" for j in joints] + ["known at this stop"]
     rows = []
@@ -279,7 +289,10 @@ def table(trace, cache=None, *, call=-1, state=0, joints=None):
         if r is head:
             lines.append("  ".join("-" * w for w in widths) + "  " + "-" * len(head[-1]))
     n = int(np.prod(c.batch_shape)) if c.batch_shape else 1
-    title = (f"{c.algorithm} on {model.name or 'model'} (nq {model.nq}, nv {model.nv}, "
-             f"{model.njoints - 1} joints), {len(c.snapshots)} stops; |x| = norm of "
-             f"{cache} at state {state} of {n}; * = written at this stop")
-    return "\n".join([title, ""] + [line.rstrip() for line in lines])
+    name = model_name or model.name or "an unnamed model"
+    title = (f"{c.algorithm} on {name} (nq {model.nq}, nv {model.nv}, {n_joints} joints), "
+             f"{len(c.snapshots)} stops")
+    if joints:
+        title += f"; |x| = norm of {cache} at state {state} of {n}; * = written at this stop"
+    head_lines = [title] + ([note] if note else []) + [""]
+    return "\n".join(head_lines + [line.rstrip() for line in lines])

@@ -172,6 +172,35 @@ def test_trace_joint_and_cache(capsys):
     assert code == 0 and "Ycrb[1]" in out
 
 
+def test_trace_of_a_model_with_many_joints(capsys):
+    """The humanoid (29 joints): the first six joints' Yaba columns, a note naming --joint, and
+    the model named as on the command line."""
+    code, out, _ = run(capsys, "trace", "aba", "--model", "humanoid")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("aba on humanoid (nq 35, nv 34, 29 joints), 117 stops; |x| = "
+                               "norm of Yaba")
+    assert lines[1].startswith("note: Yaba columns for joints 1 to 6 of 29 only; pick another "
+                               "joint with --joint NAME")
+    assert lines[3].split()[3:9] == [f"Yaba[{j}]" for j in range(1, 7)]
+    assert "* IA_1 (root, full) |" in out
+    assert lines[-1].startswith("pinref trace: aba on humanoid, 117 stops")
+    code, out, _ = run(capsys, "trace", "aba", "--model", "humanoid", "--joint", "chest2_joint")
+    assert code == 0 and out.splitlines()[2].split()[3] == "Yaba[15]"
+
+
+@pytest.mark.parametrize("argv, name", [
+    (["--model", "manipulator"], "manipulator"),
+    (["--model", "manipulator", "--free-flyer"], "manipulator + free-flyer"),
+    (["--model", str(URDF_DIR / "quadruped.urdf")], str(URDF_DIR / "quadruped.urdf")),
+])
+def test_trace_names_the_model_as_given(capsys, argv, name):
+    code, out, _ = run(capsys, "trace", "crba", *argv)
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith(f"crba on {name} (nq ")
+    assert lines[-1].startswith(f"pinref trace: crba on {name}, ")
+
+
 def test_progress_only_on_a_terminal():
     class Stream:
         def __init__(self, tty):

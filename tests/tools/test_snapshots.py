@@ -10,6 +10,7 @@ check runs, and a pickled object is never unpickled.
 
 import json
 import pickle
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -198,7 +199,8 @@ def test_version_differences_are_reported_not_refused(snapshot, capsys):
     record_path.write_text(json.dumps(record))
     code, out, _ = replay_cli(capsys, path)
     assert code == 0
-    assert f"version differs: numpy: snapshot 1.26.4, now {np.__version__}" in out
+    assert (f"  warning: version differs: numpy: snapshot 1.26.4, now {np.__version__} "
+            "(reported, not refused)") in out.splitlines()
 
 
 # --- refusing ------------------------------------------------------------------------------------
@@ -321,6 +323,52 @@ def test_refuses_an_unknown_check_and_a_python_model(snapshot, capsys):
     code, _, err = replay_cli(capsys, path)
     assert code == 2 and "built in Python" in err
     assert replay(path, pinref.buildTutorialModel()).passed   # the API takes the model
+
+
+@pytest.mark.parametrize("backend, phrase", [
+    ({"name": "drake", "version": "1"}, "names the backend 'drake'"),
+    (["pin"], "names the backend"),
+    ("pinref++", "names the backend 'pinref++'"),
+])
+def test_refuses_an_unknown_backend(snapshot, capsys, backend, phrase):
+    path, _ = snapshot
+    record_path = path.with_suffix(".json")
+    record = json.loads(record_path.read_text())
+    record["backend"] = backend
+    record_path.write_text(json.dumps(record))
+    refused(capsys, path, phrase)
+
+
+def test_replay_on_pin_without_pin_installed(snapshot, capsys, monkeypatch):
+    """A snapshot recorded on pin replays on pin: without pin, exit 2 naming the install."""
+    path, _ = snapshot
+    record_path = path.with_suffix(".json")
+    record = json.loads(record_path.read_text())
+    record["backend"] = {"name": "pin", "version": "3.8.0"}
+    record_path.write_text(json.dumps(record))
+    monkeypatch.setitem(sys.modules, "pinocchio", None)
+    code, out, err = replay_cli(capsys, path)
+    assert code == 2 and out == "" and "pip install 'pinref[pin]'" in err
+    assert replay_cli(capsys, path, "--backend", "pinref")[0] == 0
+
+
+def test_a_snapshot_that_cannot_be_written_is_refused(tmp_path, capsys, monkeypatch):
+    """--snapshot-dir naming a file: SnapshotError (exit 2) naming the directory and the fix,
+    not an OSError traceback."""
+    occupied = tmp_path / "occupied"
+    occupied.write_text("a file, not a directory")
+    with pytest.raises(SnapshotError, match="cannot write the snapshot"):
+        model = pinref.buildTutorialModel()
+        check(model, n_states=2, backend=SymmetrisedMassMatrix(make_backend("pinref", model)),
+              checks=["rnea_crba_nle"], snapshot_dir=occupied)
+    monkeypatch.chdir(tmp_path)
+    with aba_without_Ia_c():
+        code = main(["check", "--states", "3", "--checks", "aba_inverts_rnea",
+                     "--snapshot-dir", str(occupied)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.startswith(f"pinref check: error: {occupied}: cannot write the snapshot")
+    assert "--no-snapshots" in err
 
 
 @pytest.mark.parametrize("argv, phrase", [

@@ -334,3 +334,40 @@ def test_history_of_yaba_across_the_passes(tutorial):
         t.history("Ycrb", joint=2)
     with pytest.raises(KeyError, match="no joint named"):
         t.history("Yaba", joint="nope")
+
+
+def test_table_of_a_model_with_many_joints():
+    """More joints than MAX_COLUMNS: the first ones get columns, and a note says how to pick
+    others; the header never promises norms that no column shows."""
+    model = pinref.buildSampleModelHumanoid()
+    t, data, _ = _run(model, "aba", _state(model))
+    lines = t.table().splitlines()
+    n = pinref.tracing.render.MAX_COLUMNS
+    assert lines[0].startswith("aba on an unnamed model (nq 35, nv 34, 29 joints)")
+    assert "|x| = norm of Yaba" in lines[0]
+    assert lines[1] == (f"note: Yaba columns for joints 1 to {n} of 29 only; pass joints=[...] "
+                        "(ids or names) to show others")
+    head = lines[3].split()
+    assert head[3:3 + n] == [f"Yaba[{j}]" for j in range(1, n + 1)]
+    assert head[3 + n:] == ["known", "at", "this", "stop"]
+    assert f"|{np.linalg.norm(data.Yaba[1]):.4g}|" in t.table()
+    # joints chosen: their columns, no note; the name given for the title
+    text = t.table(joints=["chest2_joint"], model_name="humanoid", pick_hint="use --joint")
+    lines = text.splitlines()
+    assert lines[0].startswith("aba on humanoid (nq 35") and lines[1] == ""
+    assert lines[2].split()[3] == "Yaba[15]"
+    # no joint at all: no norm in the header, and the note says why the column is missing
+    lines = t.table(joints=[], pick_hint="use --joint").splitlines()
+    assert "norm" not in lines[0]
+    assert lines[1] == "note: no Yaba column (no joint selected); use --joint"
+
+
+def test_table_title_names_the_model():
+    model = pinref.buildSampleModelManipulator()
+    assert model.name == ""
+    t, _, _ = _run(model, "rnea", _state(model))
+    assert t.table().startswith("rnea on an unnamed model (nq 6, nv 6, 6 joints)")
+    assert t.table(model_name="manipulator").startswith("rnea on manipulator (nq 6")
+    model.name = "arm"
+    t, _, _ = _run(model, "rnea", _state(model))
+    assert str(t).startswith("rnea on arm (nq 6")
