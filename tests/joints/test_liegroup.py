@@ -6,7 +6,9 @@ dDifference (ARG0 / ARG1), on normalized configurations from pin.randomConfigura
 tangent vectors, at batch shapes (), (5,) and (2, 3), state by state, with the project tolerance
 ``1e-12 * max(1, max|ref|)``. Edge cases: the SE(3)/SO(3) quaternion sign (q1 = -q0, relative
 angles near pi, integration past pi), the SO(2) interpolation thresholds (|theta| < 1e-6 and
-> pi - 1e-6), SE(2)'s small-angle branches, and bad input.
+> pi - 1e-6), SE(2)'s small-angle branches, and bad input. Every joint type of
+pinref.joints.JOINT_TYPES is also checked through its own methods (jm.integrate, ...) against
+pin's model-level functions on a one-joint model of that type, at the same shapes and tolerance.
 """
 
 import numpy as np
@@ -17,6 +19,7 @@ from conftest import assert_close, assert_close_each
 import pinref
 from pinref.errors import (NonFiniteError, NotNormalizedError, PinrefError, ShapeError,
                            UnsupportedError)
+from pinref.joints import JOINT_TYPES
 from pinref.joints import liegroup as L
 
 SHAPES = [(), (5,), (2, 3)]
@@ -143,6 +146,92 @@ def test_joint_models_delegate_to_their_lie_group(rng):
                       reference(lambda a, b: pin.dDifference(model, a, b,
                                                              pin.ArgumentPosition.ARG0),
                                 (4,), q0, q1), (4,))
+
+
+# --- every joint type, through the joint's own methods ------------------------------------
+
+JOINT_NAMES = [factory().shortname() for factory in JOINT_TYPES]
+
+
+def joint_pair(factory):
+    """(pinref joint at idx_q = idx_v = 0, one-joint pin model of the same type and arguments).
+
+    pin.JointModelRevoluteUnboundedUnaligned takes no axis in Python: that type is built about
+    x on both sides (its configuration space, SO(2), does not depend on the axis)."""
+    jm = factory()
+    name = jm.shortname()
+    if name == "JointModelRevoluteUnboundedUnaligned":
+        jm = pinref.JointModelRevoluteUnboundedUnaligned(np.array([1.0, 0.0, 0.0]))
+        pj = pin.JointModelRevoluteUnboundedUnaligned()
+    elif name == "JointModelUniversal":
+        pj = pin.JointModelUniversal(np.array(jm.axis1), np.array(jm.axis2))
+    elif name == "JointModelHelicalUnaligned":
+        pj = pin.JointModelHelicalUnaligned(np.array(jm.axis), jm.pitch)
+    elif name in ("JointModelRevoluteUnaligned", "JointModelPrismaticUnaligned"):
+        pj = getattr(pin, name)(np.array(jm.axis))
+    elif name in ("JointModelHX", "JointModelHY", "JointModelHZ"):
+        pj = getattr(pin, name)(jm.pitch)
+    else:
+        pj = getattr(pin, name)()
+    jm.setIndexes(1, 0, 0)
+    model = pin.Model()
+    model.addJoint(0, pj, pin.SE3.Identity(), "joint")
+    model.lowerPositionLimit[:] = -BOUND
+    model.upperPositionLimit[:] = BOUND
+    assert model.joints[1].shortname() == name and (model.nq, model.nv) == (jm.nq, jm.nv)
+    return jm, model
+
+
+@pytest.mark.parametrize("batch", SHAPES, ids=str)
+@pytest.mark.parametrize("factory", JOINT_TYPES, ids=JOINT_NAMES)
+def test_every_joint_type_configuration_space_matches_pin(factory, batch, rng):
+    """integrate, difference, interpolate, neutral, normalize, is_normalized, dIntegrate and
+    dDifference (ARG0, ARG1) of each joint type, called on the joint model, against pin's
+    model-level functions on a one-joint model of that type."""
+    jm, model = joint_pair(factory)
+    q0, q1 = pin_configurations(model, batch), pin_configurations(model, batch)
+    v = tangents(rng, jm.nv, batch)
+    u = rng.uniform(0, 1, batch)
+    assert_close(jm.neutral(), pin.neutral(model), what="neutral")
+    assert jm.neutral().shape == (jm.nq,)
+    assert_close_each(jm.integrate(q0, v),
+                      reference(lambda a, b: pin.integrate(model, a, b), batch, q0, v), batch,
+                      what="integrate")
+    assert_close_each(jm.difference(q0, q1),
+                      reference(lambda a, b: pin.difference(model, a, b), batch, q0, q1), batch,
+                      what="difference")
+    ref = np.stack([pin.interpolate(model, q0[i], q1[i], u[i]) for i in np.ndindex(*batch)])
+    assert_close_each(jm.interpolate(q0, q1, u), ref.reshape(q0.shape), batch,
+                      what="interpolate")
+    for s in (0.0, 0.25, 1.0):
+        ref = reference(lambda a, b: pin.interpolate(model, a, b, s), batch, q0, q1)
+        assert_close_each(jm.interpolate(q0, q1, s), ref, batch, what=f"interpolate u={s}")
+    scaled = q0 * rng.uniform(0.5, 2.0, tuple(batch) + (1,))
+    assert_close_each(jm.normalize(scaled),
+                      reference(lambda a: pin.normalize(model, a), batch, scaled), batch,
+                      what="normalize")
+    for x in (q0, scaled):
+        ref = np.array([pin.isNormalized(model, x[i]) for i in np.ndindex(*batch)])
+        assert np.array_equal(np.reshape(jm.is_normalized(x), -1), ref)
+    for pin_arg, arg in ((pin.ArgumentPosition.ARG0, L.ARG0), (pin.ArgumentPosition.ARG1, 1)):
+        ref = reference(lambda a, b: pin.dIntegrate(model, a, b, pin_arg), batch, q0, v)
+        assert_close_each(jm.dIntegrate(q0, v, arg), ref, batch, what=f"dIntegrate {arg}")
+        ref = reference(lambda a, b: pin.dDifference(model, a, b, pin_arg), batch, q0, q1)
+        assert_close_each(jm.dDifference(q0, q1, arg), ref, batch, what=f"dDifference {arg}")
+
+
+def test_every_joint_type_is_covered_and_delegates():
+    """Each joint type's space is one of the 8 compared above, and the joint methods give the
+    same bits as its lie_group's."""
+    spaces = {type(lg) for _, lg in SPACES.values()}
+    rng = np.random.default_rng(9)
+    for factory in JOINT_TYPES:
+        jm, model = joint_pair(factory)
+        assert type(jm.lie_group) in spaces
+        q0, q1 = pin_configurations(model, (3,)), pin_configurations(model, (3,))
+        v = tangents(rng, jm.nv, (3,))
+        assert np.array_equal(jm.integrate(q0, v), jm.lie_group.integrate(q0, v))
+        assert np.array_equal(jm.dDifference(q0, q1, 0), jm.lie_group.dDifference(q0, q1, 0))
 
 
 # --- the quaternion sign and other branch edges -----------------------------------------
