@@ -20,7 +20,7 @@ import numpy as np
 
 import pinref
 
-from ..spatial import Force
+from ..spatial import ANGULAR, LINEAR, Force
 from ..spatial._kernels import matvec, mT
 from ..tracing import retraced
 from .backends import Backend
@@ -101,7 +101,8 @@ class UnmovedMoment(WrappedBackend):
     def wrench_to_joint(self, jMc, f_c):
         R = np.asarray(jMc, dtype=float)[..., :3, :3]
         f_c = np.asarray(f_c, dtype=float)
-        return np.concatenate((matvec(R, f_c[..., :3]), matvec(R, f_c[..., 3:])), axis=-1)
+        return np.concatenate((matvec(R, f_c[..., LINEAR]), matvec(R, f_c[..., ANGULAR])),
+                              axis=-1)
 
 
 class ForgottenArmature(WrappedBackend):

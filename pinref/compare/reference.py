@@ -9,11 +9,13 @@ children taken in the order the pass takes them; the hidden ``u`` and ``StU`` li
 docs/tools.md lists every field of every stop with its source.
 
 Everything here is NumPy on arrays with one leading state axis B, independent of pinref's
-spatial classes (so that a mistake in pinref's algebra is not copied into the reference).
+spatial classes (so that a mistake in pinref's algebra is not copied into the reference); it
+shares only the names of the slices of a spatial vector, LINEAR and ANGULAR.
 """
 
 import numpy as np
 
+from ..spatial import ANGULAR, LINEAR
 from ..tracing import steps as S
 
 END = "pin end state"
@@ -39,13 +41,13 @@ def dual_action(H):
 
 def motion_cross(v):
     """v x . on motions (crm): [[w x, vlin x], [0, w x]]."""
-    w, lin = skew(v[..., 3:]), skew(v[..., :3])
+    w, lin = skew(v[..., ANGULAR]), skew(v[..., LINEAR])
     return _blocks(w, lin, np.zeros_like(w), w)
 
 
 def force_cross(v):
     """v x* . on forces (crf): [[w x, 0], [vlin x, w x]]."""
-    w, lin = skew(v[..., 3:]), skew(v[..., :3])
+    w, lin = skew(v[..., ANGULAR]), skew(v[..., LINEAR])
     return _blocks(w, np.zeros_like(w), lin, w)
 
 

@@ -233,6 +233,23 @@ def test_random_trees_fail_only_where_pinocchio_documents_it(seed):
     assert report["derivative_da"].verdict == "pass"
 
 
+def test_a_known_verdict_line_shows_the_strict_residual_and_the_cause():
+    """The relaxed residual alone ("residual 4e-14 tolerance 9e-11") reads as a pass: the KNOWN
+    line must also say that the strict identity fails, by how much, and why."""
+    report = check(random_tree(0), n_states=3, seed=0, checks=["kinetic_energy", "derivative_dv"])
+    lines = report.to_text().splitlines()
+    for check_id, cause in (("kinetic_energy", "armature of RevoluteUnaligned/HelicalUnaligned"),
+                            ("derivative_dv", "constant S for SphericalZYX/Universal")):
+        r = report[check_id]
+        strict = r.extra["strict"]
+        assert r.verdict == "known" and strict["residual"] > strict["tolerance"]
+        (line,) = [x for x in lines if x.startswith(f"KNOWN  {check_id}")]
+        assert (f"strict residual {strict['residual']:.3e} > tolerance "
+                f"{strict['tolerance']:.3e} at state {strict['worst_state']}") in line
+        assert f"known cause: {strict['cause']}" in line and cause in line
+        assert f"residual {r.residual:.3e} without it" in line
+
+
 def test_known_is_not_a_pass_when_the_rest_fails_too():
     """A backend off everywhere gets "fail", even on a model with a documented behaviour."""
     class Off(PinrefBackend):
