@@ -59,6 +59,7 @@ from .rnea_derivatives import (
     _force_cross_matrix,
     _gravity_cross,
     _in_place,
+    _motion_derivative_columns,
     _store_world_inertias,
     _subtree,
 )
@@ -164,22 +165,8 @@ def _aba_derivatives_forward_step2(jmodel, jdata, model, data, oYcrb, Minv):
     if parent > 0:
         JMinv += data.Fcrb[parent][..., right]
     data.Fcrb[i][..., right] = JMinv
-    # dJ_i = ov_i x J_i ;  dAdq_i = oa_gf_parent x J_i ;  dAdv_i = dJ_i
-    data.dJ[..., cols] = dJ = ov_x @ J
-    dAdq = data.oa_gf[parent].action @ J
-    if parent > 0:
-        # dVdq_i = ov_parent x J_i ;  dAdq_i += ov_parent x dVdq_i ;  dAdv_i = dJ_i + dVdq_i
-        ov_parent_x = data.ov[parent].action
-        data.dVdq[..., cols] = dVdq = ov_parent_x @ J
-        data.dAdq[..., cols] = dAdq + ov_parent_x @ dVdq
-        data.dAdv[..., cols] = dJ + dVdq
-    else:
-        data.dVdq[..., cols] = 0.0
-        data.dAdq[..., cols] = dAdq
-        data.dAdv[..., cols] = dJ
-    # doYcrb_i = ov_i x* oYcrb_i - oYcrb_i ov_i x + B(oh_i)
-    vxY = ov_x.mT @ Y
-    data.doYcrb[i] = _force_cross_matrix(data.oh[i].vector) - vxY - Y @ ov_x
+    # dJ_i, dVdq_i, dAdq_i, dAdv_i, doYcrb_i   (see _motion_derivative_columns)
+    _motion_derivative_columns(jmodel, model, data, Y)
 
 
 def _aba_derivatives_backward_step2(jmodel, model, data, oYcrb, dtau_dq, dtau_dv):

@@ -345,6 +345,36 @@ def computeStaticTorqueDerivatives(model, data, q, fext):
 # --- computeRNEADerivatives ----------------------------------------------------------------------
 
 
+def _motion_derivative_columns(jmodel, model, data, Y):
+    """Joint i's columns of dJ, dVdq, dAdq, dAdv and its doYcrb, from J_i, ov, oa_gf, oh.
+
+    The closing lines of ComputeRNEADerivativesForwardStep::algo (rnea-derivatives.hxx) and of
+    ComputeABADerivativesForwardStep2::algo (aba-derivatives.hxx), which are the same in both;
+    ``Y`` is oYcrb_i (6x6, world frame, joint i's body only at this point).
+    """
+    i = jmodel.id
+    parent = model.parents[i]
+    cols = jmodel.v_slice
+    J = data.J[..., cols]
+    ov_x = data.ov[i].action  # ov x (crm); ov x* (crf) is -ov_x^T
+    # dJ_i = ov_i x J_i ;  dAdq_i = oa_gf_parent x J_i ;  dAdv_i = dJ_i
+    data.dJ[..., cols] = dJ = ov_x @ J
+    dAdq = data.oa_gf[parent].action @ J
+    if parent > 0:
+        # dVdq_i = ov_parent x J_i ;  dAdq_i += ov_parent x dVdq_i ;  dAdv_i = dJ_i + dVdq_i
+        ov_parent_x = data.ov[parent].action
+        data.dVdq[..., cols] = dVdq = ov_parent_x @ J
+        data.dAdq[..., cols] = dAdq + ov_parent_x @ dVdq
+        data.dAdv[..., cols] = dJ + dVdq
+    else:
+        data.dVdq[..., cols] = 0.0
+        data.dAdq[..., cols] = dAdq
+        data.dAdv[..., cols] = dJ
+    # doYcrb_i = ov_i x* oYcrb_i - oYcrb_i ov_i x + B(oh_i)
+    vxY = ov_x.mT @ Y
+    data.doYcrb[i] = _force_cross_matrix(data.oh[i].vector) - vxY - Y @ ov_x
+
+
 def _rnea_derivatives_forward_step(jmodel, jdata, model, data, Ybody, oYcrb, q, v, a):
     """Mirrors ComputeRNEADerivativesForwardStep::algo; writes liMi, oMi, v, a, ov, oa, oa_gf,
     oh, of, J, dJ, dVdq, dAdq, dAdv, doYcrb of joint i and its world inertia ``oYcrb[i]``."""
@@ -375,23 +405,10 @@ def _rnea_derivatives_forward_step(jmodel, jdata, model, data, Ybody, oYcrb, q, 
     # oh_i = oYcrb_i ov_i ;  of_i = oYcrb_i oa_gf_i + ov_i x* oh_i
     data.oh[i] = oh = Force._wrap(matvec(Y, ov))
     data.of[i] = Force._wrap(matvec(Y, data.oa_gf[i].vector) - matvec(ov_x.mT, oh.vector))
-    # J_i = oMi S_i ;  dJ_i = ov_i x J_i ;  dAdq_i = oa_gf_parent x J_i ;  dAdv_i = dJ_i
-    data.J[..., cols] = J = X @ jdata.S
-    data.dJ[..., cols] = dJ = ov_x @ J
-    dAdq = data.oa_gf[parent].action @ J
-    if parent > 0:
-        # dVdq_i = ov_parent x J_i ;  dAdq_i += ov_parent x dVdq_i ;  dAdv_i = dJ_i + dVdq_i
-        ov_parent_x = data.ov[parent].action
-        data.dVdq[..., cols] = dVdq = ov_parent_x @ J
-        data.dAdq[..., cols] = dAdq + ov_parent_x @ dVdq
-        data.dAdv[..., cols] = dJ + dVdq
-    else:
-        data.dVdq[..., cols] = 0.0
-        data.dAdq[..., cols] = dAdq
-        data.dAdv[..., cols] = dJ
-    # doYcrb_i = ov_i x* oYcrb_i - oYcrb_i ov_i x + B(oh_i)
-    vxY = ov_x.mT @ Y
-    data.doYcrb[i] = _force_cross_matrix(oh.vector) - vxY - Y @ ov_x
+    # J_i = oMi S_i
+    data.J[..., cols] = X @ jdata.S
+    # dJ_i, dVdq_i, dAdq_i, dAdv_i, doYcrb_i   (see _motion_derivative_columns)
+    _motion_derivative_columns(jmodel, model, data, Y)
 
 
 def _rnea_derivatives_backward_step(jmodel, model, data, oYcrb, dtau_dq, dtau_dv, dtau_da):
