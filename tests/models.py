@@ -133,3 +133,44 @@ def check_hidden_caches(rmodel, rdata, pmodel, pdata, idx, batch):
         assert_close(Dinv @ u[iv] - UDinv.T @ a_pre, ddq, what=f"u of joint {i}")
         StU = np.broadcast_to(rdata.joints[i].StU, batch + (nv, nv))[idx]
         assert_close(StU, S.T @ U + np.diag(pmodel.armature[iv]), what=f"StU of joint {i}")
+
+
+# --- shared by the derivative tests (test_rnea_derivatives.py, test_aba_derivatives.py) ---------
+
+
+def cache_getter(lib, idx, batch):
+    """``get(x, tail)``: cache ``x`` as a float array for state ``idx``; pin's is one state
+    already, pinref's is broadcast to ``batch + tail`` first."""
+    def get(x, tail):
+        x = np.asarray(x, dtype=float)
+        return x if lib == "pin" else np.broadcast_to(x, batch + tail)[idx]
+    return get
+
+
+def assert_matrices_match_pin(names, got, ref, nv, idx, batch, tol):
+    """Each (..., nv, nv) result in ``got`` has shape ``batch + (nv, nv)`` and equals pin's
+    ``ref`` (one state) at state ``idx``."""
+    for name, x, r in zip(names, got, ref):
+        assert x.shape == batch + (nv, nv)
+        assert_close(x[idx], r, tol, f"{name} at state {idx}")
+
+
+def assert_caches_match_pin(cache_dict, rmodel, rdata, pmodel, pdata, idx, batch, tol):
+    """Every entry of ``cache_dict(model, data, lib, idx, batch)`` agrees at state ``idx``."""
+    ref_caches = cache_dict(pmodel, pdata, "pin", idx, batch)
+    got_caches = cache_dict(rmodel, rdata, "pinref", idx, batch)
+    for key, r in ref_caches.items():
+        assert_close(got_caches[key], r, tol, f"data.{key} at state {idx}")
+
+
+def assert_results_are_owned_copies(compute, data, cache_names, first, second):
+    """``compute(*first)`` returns arrays that own their memory (no view of the caches
+    ``data.<cache_names>`` they were computed in) and that ``compute(*second)`` leaves unchanged."""
+    got = compute(*first)
+    kept = [x.copy() for x in got]
+    for x, name in zip(got, cache_names):
+        cache = getattr(data, name)
+        assert x.flags.owndata and not np.shares_memory(x, cache)
+    compute(*second)
+    for x, k in zip(got, kept):
+        np.testing.assert_array_equal(x, k)

@@ -12,7 +12,13 @@ import numpy as np
 import pinocchio as pin
 import pytest
 from conftest import assert_close
-from models import MODEL_NAMES
+from models import (
+    MODEL_NAMES,
+    assert_caches_match_pin,
+    assert_matrices_match_pin,
+    assert_results_are_owned_copies,
+    cache_getter,
+)
 from test_rnea_derivatives import (
     BATCHES,
     TOL,
@@ -28,10 +34,7 @@ from pinref.algorithms.finite_differences import eps_sweep
 
 def _aba_caches(model, data, lib, idx, batch):
     """The caches the ABA derivatives write and pin exposes, for state ``idx``."""
-    def get(x, tail):
-        x = np.asarray(x, dtype=float)
-        return x if lib == "pin" else np.broadcast_to(x, batch + tail)[idx]
-
+    get = cache_getter(lib, idx, batch)
     nv = model.nv
     out = {name: get(getattr(data, name), (6, nv))
            for name in ("J", "dJ", "dAdq", "dAdv", "dFda", "dFdq", "dFdv")}
@@ -67,25 +70,17 @@ def test_aba_derivatives_match_pin(model_name, batch, with_fext):
         pdata = pmodel.createData()
         args = (q[idx], v[idx], tau[idx]) + ((_pin_fext(fext[idx]),) if with_fext else ())
         ref = [r.copy() for r in pin.computeABADerivatives(pmodel, pdata, *args)]
-        for name, x, r in zip(("ddq_dq", "ddq_dv", "ddq_dtau"), got, ref):
-            assert x.shape == batch + (rmodel.nv, rmodel.nv)
-            assert_close(x[idx], r, TOL, f"{name} at state {idx}")
-        ref_caches = _aba_caches(pmodel, pdata, "pin", idx, batch)
-        got_caches = _aba_caches(rmodel, rdata, "pinref", idx, batch)
-        for key, r in ref_caches.items():
-            assert_close(got_caches[key], r, TOL, f"data.{key} at state {idx}")
+        assert_matrices_match_pin(("ddq_dq", "ddq_dv", "ddq_dtau"), got, ref, rmodel.nv, idx,
+                                  batch, TOL)
+        assert_caches_match_pin(_aba_caches, rmodel, rdata, pmodel, pdata, idx, batch, TOL)
 
 
 def test_results_are_owned_copies_and_ddq_dtau_is_never_written():
     rmodel, pmodel, q, v, tau, _ = _setup("tutorial", (2,), "views")
     rdata, pdata = pinref.Data(rmodel), pmodel.createData()
-    got = pinref.computeABADerivatives(rmodel, rdata, q[0], v[0], tau[0])
-    kept = [x.copy() for x in got]
-    for x, cache in zip(got, (rdata.ddq_dq, rdata.ddq_dv, rdata.Minv)):
-        assert x.flags.owndata and not np.shares_memory(x, cache)
-    pinref.computeABADerivatives(rmodel, rdata, q[1], v[1], tau[1])
-    for x, k in zip(got, kept):
-        np.testing.assert_array_equal(x, k)
+    assert_results_are_owned_copies(
+        lambda *x: pinref.computeABADerivatives(rmodel, rdata, *x),
+        rdata, ("ddq_dq", "ddq_dv", "Minv"), (q[0], v[0], tau[0]), (q[1], v[1], tau[1]))
     ref = pin.computeABADerivatives(pmodel, pdata, q[0], v[0], tau[0])
     caches = (pdata.ddq_dq, pdata.ddq_dv, pdata.Minv)
     assert all(np.shares_memory(x, c) for x, c in zip(ref, caches))

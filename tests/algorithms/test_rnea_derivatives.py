@@ -19,7 +19,16 @@ import numpy as np
 import pinocchio as pin
 import pytest
 from conftest import assert_close
-from models import MODEL_NAMES, build, random_fext, random_states
+from models import (
+    MODEL_NAMES,
+    assert_caches_match_pin,
+    assert_matrices_match_pin,
+    assert_results_are_owned_copies,
+    build,
+    cache_getter,
+    random_fext,
+    random_states,
+)
 
 import pinref
 from pinref.algorithms.finite_differences import eps_sweep
@@ -48,10 +57,7 @@ def _pin_fext(fext):
 
 def _world_caches(model, data, lib, idx, batch):
     """The caches the RNEA derivatives write and pin exposes, for state ``idx``."""
-    def get(x, tail):
-        x = np.asarray(x, dtype=float)
-        return x if lib == "pin" else np.broadcast_to(x, batch + tail)[idx]
-
+    get = cache_getter(lib, idx, batch)
     nv = model.nv
     out = {name: get(getattr(data, name), (6, nv))
            for name in ("J", "dJ", "dAdq", "dAdv", "dFda", "dFdq", "dFdv")}
@@ -109,13 +115,9 @@ def test_rnea_derivatives_match_pin(model_name, batch, with_fext):
         pdata = pmodel.createData()
         args = (q[idx], v[idx], a[idx]) + ((_pin_fext(fext[idx]),) if with_fext else ())
         ref = [r.copy() for r in pin.computeRNEADerivatives(pmodel, pdata, *args)]
-        for name, x, r in zip(("dtau_dq", "dtau_dv", "dtau_da"), got, ref):
-            assert x.shape == batch + (rmodel.nv, rmodel.nv)
-            assert_close(x[idx], r, TOL, f"{name} at state {idx}")
-        ref_caches = _world_caches(pmodel, pdata, "pin", idx, batch)
-        got_caches = _world_caches(rmodel, rdata, "pinref", idx, batch)
-        for key, r in ref_caches.items():
-            assert_close(got_caches[key], r, TOL, f"data.{key} at state {idx}")
+        assert_matrices_match_pin(("dtau_dq", "dtau_dv", "dtau_da"), got, ref, rmodel.nv, idx,
+                                  batch, TOL)
+        assert_caches_match_pin(_world_caches, rmodel, rdata, pmodel, pdata, idx, batch, TOL)
 
 
 @pytest.mark.parametrize("call", ["gravity", "static"])
@@ -154,13 +156,9 @@ def test_gravity_and_static_torque_derivatives_match_pin(model_name, batch, call
 def test_results_are_owned_copies_while_pin_returns_views():
     rmodel, pmodel, q, v, a, _ = _setup("humanoid", (2,), "views")
     rdata, pdata = pinref.Data(rmodel), pmodel.createData()
-    got = pinref.computeRNEADerivatives(rmodel, rdata, q[0], v[0], a[0])
-    kept = [x.copy() for x in got]
-    for x, cache in zip(got, (rdata.dtau_dq, rdata.dtau_dv, rdata.M)):
-        assert x.flags.owndata and not np.shares_memory(x, cache)
-    pinref.computeRNEADerivatives(rmodel, rdata, q[1], v[1], a[1])
-    for x, k in zip(got, kept):
-        np.testing.assert_array_equal(x, k)
+    assert_results_are_owned_copies(
+        lambda *x: pinref.computeRNEADerivatives(rmodel, rdata, *x),
+        rdata, ("dtau_dq", "dtau_dv", "M"), (q[0], v[0], a[0]), (q[1], v[1], a[1]))
     # pin: the tuple aliases data.dtau_dq, data.dtau_dv, data.M, and the next call rewrites it
     ref = pin.computeRNEADerivatives(pmodel, pdata, q[0], v[0], a[0])
     assert all(np.shares_memory(x, c) for x, c in zip(ref, (pdata.dtau_dq, pdata.dtau_dv, pdata.M)))
