@@ -18,10 +18,9 @@ import pytest
 from models import random_tree
 
 import pinref
+from pinref.checking.drills import aba_without_Ia_c
 from pinref.compare import DiffReport, compare
 from pinref.errors import ModelError, NotNormalizedError, ShapeError, URDFError
-from pinref.spatial import Force
-from pinref.spatial._kernels import matvec, mT
 from pinref.tracing import steps as S
 
 ABA = importlib.import_module("pinref.algorithms.aba")
@@ -146,24 +145,12 @@ def test_hidden_caches_are_reconstructed():
     assert caches["Yaba"].reference == "pin end state"
 
 
-def _broken_backward_step(jmodel, jdata, model, data):
-    """ABA's backward step without the Ia c term: pa_i = pA_i + UDinv_i u_i."""
-    i = jmodel.id
-    parent = model.parents[i]
-    iv = jmodel.v_slice
-    Ia = data.Yaba[i]
-    data.u[..., iv] -= matvec(mT(jdata.S), data.f[i].vector)
-    jmodel.calc_aba(jdata, model.armature[iv], Ia, parent > 0)
-    if parent > 0:
-        data.f[i] = data.f[i] + Force._wrap(matvec(jdata.UDinv, data.u[..., iv]))
-        data.Yaba[parent] += ABA.se3_act_on_matrix(data.liMi[i], Ia)
-        data.f[parent] = data.f[parent] + data.liMi[i].act(data.f[i])
-
-
 @pytest.fixture
-def broken_aba(monkeypatch):
-    monkeypatch.setattr(ABA, "_aba_backward_step",
-                        pinref.tracing.retraced(ABA._aba_backward_step, _broken_backward_step))
+def broken_aba():
+    """ABA's backward step without the Ia c term (pa_i = pA_i + UDinv_i u_i): the drill's
+    mutant, pinref.checking.drills.aba_without_Ia_c, for the duration of the test."""
+    with aba_without_Ia_c():
+        yield
 
 
 def test_broken_backward_step_is_found_at_its_pass_and_joint(broken_aba):
