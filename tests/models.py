@@ -4,6 +4,8 @@
 humanoid, and two seeded random branching trees that use every joint type of pinref.joints.
 """
 
+import zlib
+
 import numpy as np
 import pinocchio as pin
 
@@ -174,3 +176,29 @@ def assert_results_are_owned_copies(compute, data, cache_names, first, second):
     compute(*second)
     for x, k in zip(got, kept):
         np.testing.assert_array_equal(x, k)
+
+
+# --- shared by the call-sequence tests (test_algorithms_pin.py, test_com_energy.py) -------------
+
+
+def sequence_setup(model_name, sequence, batch, armature):
+    """The start of a call-sequence test: an rng seeded by the test's parameters, the (pinref,
+    pin) models (with the same random armature when ``armature``) and random q, v, a for
+    ``batch``; the rng is returned for further draws."""
+    rng = np.random.default_rng(zlib.crc32(repr((model_name, sequence, batch, armature)).encode()))
+    rmodel, pmodel = build(model_name)
+    if armature:
+        rmodel.armature = rng.uniform(0.1, 1.0, rmodel.nv)
+        pmodel.armature = rmodel.armature.copy()
+    q, v, a = random_states(pmodel, batch, rng)
+    return rng, rmodel, pmodel, q, v, a
+
+
+def compare_caches(cache_dict, rmodel, rdata, pdatas, pmodel, batch, when):
+    """``compare_data`` for any cache set: every entry of ``cache_dict(model, data, lib, idx,
+    batch)`` agrees with pin's ``pdatas[k]`` at each state, at assert_close's default tolerance."""
+    for k, idx in enumerate(np.ndindex(*batch)):
+        ref = cache_dict(pmodel, pdatas[k], "pin", idx, batch)
+        got = cache_dict(rmodel, rdata, "pinref", idx, batch)
+        for key in ref:
+            assert_close(got[key], ref[key], what=f"{when}: {key} at state {idx}")
