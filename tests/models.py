@@ -202,3 +202,22 @@ def compare_caches(cache_dict, rmodel, rdata, pdatas, pmodel, batch, when):
         got = cache_dict(rmodel, rdata, "pinref", idx, batch)
         for key in ref:
             assert_close(got[key], ref[key], what=f"{when}: {key} at state {idx}")
+
+
+# --- shared by the joint tests (tests/joints/test_joints.py, test_liegroup.py) -----------------
+
+
+def pin_joint_like(jm):
+    """The specialised Pinocchio joint model of pinref joint ``jm``'s type and arguments (axes,
+    pitch), indexes unset. pin.JointModelRevoluteUnboundedUnaligned takes no axis in Python:
+    for that type this gives the one about x, whatever ``jm.axis`` is."""
+    name = jm.shortname()
+    if name == "JointModelUniversal":
+        return pin.JointModelUniversal(np.array(jm.axis1), np.array(jm.axis2))
+    if name == "JointModelHelicalUnaligned":
+        return pin.JointModelHelicalUnaligned(np.array(jm.axis), jm.pitch)
+    if name in ("JointModelRevoluteUnaligned", "JointModelPrismaticUnaligned"):
+        return getattr(pin, name)(np.array(jm.axis))
+    if name in ("JointModelHX", "JointModelHY", "JointModelHZ"):
+        return getattr(pin, name)(jm.pitch)
+    return getattr(pin, name)()

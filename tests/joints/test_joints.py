@@ -13,6 +13,7 @@ import numpy as np
 import pinocchio as pin
 import pytest
 from conftest import assert_close
+from models import pin_joint_like
 
 import pinref
 from pinref.joints import JOINT_TYPES, JointModel
@@ -49,16 +50,7 @@ def pin_joint(jm):
         pj = pin.buildModelFromXML(_urdf_continuous(jm.axis)).joints[1]
         assert pj.shortname() == name and (pj.idx_q, pj.idx_v) == (0, 0)
         return pj
-    if name == "JointModelUniversal":
-        pj = pin.JointModelUniversal(np.array(jm.axis1), np.array(jm.axis2))
-    elif name == "JointModelHelicalUnaligned":
-        pj = pin.JointModelHelicalUnaligned(np.array(jm.axis), jm.pitch)
-    elif name in ("JointModelRevoluteUnaligned", "JointModelPrismaticUnaligned"):
-        pj = getattr(pin, name)(np.array(jm.axis))
-    elif name in ("JointModelHX", "JointModelHY", "JointModelHZ"):
-        pj = getattr(pin, name)(jm.pitch)
-    else:
-        pj = getattr(pin, name)()
+    pj = pin_joint_like(jm)
     pj.setIndexes(1, 0, 0)
     return pin.JointModel(pj)
 

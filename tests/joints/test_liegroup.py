@@ -15,6 +15,7 @@ import numpy as np
 import pinocchio as pin
 import pytest
 from conftest import assert_close, assert_close_each
+from models import pin_joint_like
 
 import pinref
 from pinref.errors import (NonFiniteError, NotNormalizedError, PinrefError, ShapeError,
@@ -162,17 +163,7 @@ def joint_pair(factory):
     name = jm.shortname()
     if name == "JointModelRevoluteUnboundedUnaligned":
         jm = pinref.JointModelRevoluteUnboundedUnaligned(np.array([1.0, 0.0, 0.0]))
-        pj = pin.JointModelRevoluteUnboundedUnaligned()
-    elif name == "JointModelUniversal":
-        pj = pin.JointModelUniversal(np.array(jm.axis1), np.array(jm.axis2))
-    elif name == "JointModelHelicalUnaligned":
-        pj = pin.JointModelHelicalUnaligned(np.array(jm.axis), jm.pitch)
-    elif name in ("JointModelRevoluteUnaligned", "JointModelPrismaticUnaligned"):
-        pj = getattr(pin, name)(np.array(jm.axis))
-    elif name in ("JointModelHX", "JointModelHY", "JointModelHZ"):
-        pj = getattr(pin, name)(jm.pitch)
-    else:
-        pj = getattr(pin, name)()
+    pj = pin_joint_like(jm)
     jm.setIndexes(1, 0, 0)
     model = pin.Model()
     model.addJoint(0, pj, pin.SE3.Identity(), "joint")
