@@ -64,6 +64,34 @@ def reference(fn, batch, *arrays):
     return np.stack(outs).reshape(tuple(batch) + outs[0].shape)
 
 
+def check_integrate_difference_interpolate(space, model, q0, q1, v, u, batch):
+    """``space`` (a Lie group or a joint model) against pin's integrate, difference and
+    interpolate on ``model``, state by state; interpolate at the per-state ``u`` and at 0, 1/4
+    and 1."""
+    assert_close_each(space.integrate(q0, v),
+                      reference(lambda a, b: pin.integrate(model, a, b), batch, q0, v), batch,
+                      what="integrate")
+    assert_close_each(space.difference(q0, q1),
+                      reference(lambda a, b: pin.difference(model, a, b), batch, q0, q1), batch,
+                      what="difference")
+    ref = np.stack([pin.interpolate(model, q0[i], q1[i], u[i]) for i in np.ndindex(*batch)])
+    assert_close_each(space.interpolate(q0, q1, u), ref.reshape(q0.shape), batch,
+                      what="interpolate")
+    for s in (0.0, 0.25, 1.0):
+        ref = reference(lambda a, b: pin.interpolate(model, a, b, s), batch, q0, q1)
+        assert_close_each(space.interpolate(q0, q1, s), ref, batch, what=f"interpolate u={s}")
+
+
+def check_jacobians(space, model, q0, q1, v, batch):
+    """``space`` against pin's dIntegrate and dDifference on ``model``, ARG0 and ARG1 (given as
+    L.ARG0 and 1), state by state."""
+    for pin_arg, arg in ((pin.ArgumentPosition.ARG0, L.ARG0), (pin.ArgumentPosition.ARG1, 1)):
+        ref = reference(lambda a, b: pin.dIntegrate(model, a, b, pin_arg), batch, q0, v)
+        assert_close_each(space.dIntegrate(q0, v, arg), ref, batch, what=f"dIntegrate {arg}")
+        ref = reference(lambda a, b: pin.dDifference(model, a, b, pin_arg), batch, q0, q1)
+        assert_close_each(space.dDifference(q0, q1, arg), ref, batch, what=f"dDifference {arg}")
+
+
 @pytest.fixture(autouse=True)
 def _seed_pin():
     pin.seed(20240607)
@@ -79,17 +107,7 @@ def test_integrate_difference_interpolate_match_pin(name, batch, rng):
     q0, q1 = pin_configurations(model, batch), pin_configurations(model, batch)
     v = tangents(rng, model.nv, batch)
     u = rng.uniform(0, 1, batch)
-    assert_close_each(lg.integrate(q0, v),
-                      reference(lambda a, b: pin.integrate(model, a, b), batch, q0, v), batch,
-                      what="integrate")
-    assert_close_each(lg.difference(q0, q1),
-                      reference(lambda a, b: pin.difference(model, a, b), batch, q0, q1), batch,
-                      what="difference")
-    ref = np.stack([pin.interpolate(model, q0[i], q1[i], u[i]) for i in np.ndindex(*batch)])
-    assert_close_each(lg.interpolate(q0, q1, u), ref.reshape(q0.shape), batch, what="interpolate")
-    for s in (0.0, 1.0, 0.25):
-        ref = reference(lambda a, b: pin.interpolate(model, a, b, s), batch, q0, q1)
-        assert_close_each(lg.interpolate(q0, q1, s), ref, batch, what=f"interpolate u={s}")
+    check_integrate_difference_interpolate(lg, model, q0, q1, v, u, batch)
 
 
 @pytest.mark.parametrize("batch", SHAPES, ids=str)
@@ -98,12 +116,10 @@ def test_jacobians_match_pin(name, batch, rng):
     model, lg = one_joint_model(name), SPACES[name][1]
     q0, q1 = pin_configurations(model, batch), pin_configurations(model, batch)
     v = tangents(rng, model.nv, batch)
-    for pin_arg, arg in ((pin.ArgumentPosition.ARG0, L.ARG0), (pin.ArgumentPosition.ARG1, 1)):
+    check_jacobians(lg, model, q0, q1, v, batch)
+    for pin_arg in (pin.ArgumentPosition.ARG0, pin.ArgumentPosition.ARG1):
         ref = reference(lambda a, b: pin.dIntegrate(model, a, b, pin_arg), batch, q0, v)
-        assert_close_each(lg.dIntegrate(q0, v, arg), ref, batch, what=f"dIntegrate {arg}")
         assert_close_each(lg.dIntegrate(q0, v, pin_arg), ref, batch, what="dIntegrate pin arg")
-        ref = reference(lambda a, b: pin.dDifference(model, a, b, pin_arg), batch, q0, q1)
-        assert_close_each(lg.dDifference(q0, q1, arg), ref, batch, what=f"dDifference {arg}")
 
 
 @pytest.mark.parametrize("batch", SHAPES, ids=str)
@@ -185,18 +201,7 @@ def test_every_joint_type_configuration_space_matches_pin(factory, batch, rng):
     u = rng.uniform(0, 1, batch)
     assert_close(jm.neutral(), pin.neutral(model), what="neutral")
     assert jm.neutral().shape == (jm.nq,)
-    assert_close_each(jm.integrate(q0, v),
-                      reference(lambda a, b: pin.integrate(model, a, b), batch, q0, v), batch,
-                      what="integrate")
-    assert_close_each(jm.difference(q0, q1),
-                      reference(lambda a, b: pin.difference(model, a, b), batch, q0, q1), batch,
-                      what="difference")
-    ref = np.stack([pin.interpolate(model, q0[i], q1[i], u[i]) for i in np.ndindex(*batch)])
-    assert_close_each(jm.interpolate(q0, q1, u), ref.reshape(q0.shape), batch,
-                      what="interpolate")
-    for s in (0.0, 0.25, 1.0):
-        ref = reference(lambda a, b: pin.interpolate(model, a, b, s), batch, q0, q1)
-        assert_close_each(jm.interpolate(q0, q1, s), ref, batch, what=f"interpolate u={s}")
+    check_integrate_difference_interpolate(jm, model, q0, q1, v, u, batch)
     scaled = q0 * rng.uniform(0.5, 2.0, tuple(batch) + (1,))
     assert_close_each(jm.normalize(scaled),
                       reference(lambda a: pin.normalize(model, a), batch, scaled), batch,
@@ -204,11 +209,7 @@ def test_every_joint_type_configuration_space_matches_pin(factory, batch, rng):
     for x in (q0, scaled):
         ref = np.array([pin.isNormalized(model, x[i]) for i in np.ndindex(*batch)])
         assert np.array_equal(np.reshape(jm.is_normalized(x), -1), ref)
-    for pin_arg, arg in ((pin.ArgumentPosition.ARG0, L.ARG0), (pin.ArgumentPosition.ARG1, 1)):
-        ref = reference(lambda a, b: pin.dIntegrate(model, a, b, pin_arg), batch, q0, v)
-        assert_close_each(jm.dIntegrate(q0, v, arg), ref, batch, what=f"dIntegrate {arg}")
-        ref = reference(lambda a, b: pin.dDifference(model, a, b, pin_arg), batch, q0, q1)
-        assert_close_each(jm.dDifference(q0, q1, arg), ref, batch, what=f"dDifference {arg}")
+    check_jacobians(jm, model, q0, q1, v, batch)
 
 
 def test_every_joint_type_is_covered_and_delegates():
