@@ -7,16 +7,14 @@ state at ``1e-12 * max(1, max|ref|)``: the ones the call writes, and the ones it
 alone (which is how the call-history quirks of docs/quirks.md are checked).
 """
 
-import zlib
-
 import numpy as np
 import pinocchio as pin
 import pytest
 
 import pinref
 from conftest import assert_close
-from models import (MODEL_NAMES, build, check_hidden_caches, compare_data, random_fext,
-                    random_states)
+from models import (MODEL_NAMES, check_hidden_caches, compare_data, random_fext,
+                    sequence_setup)
 
 BATCHES = [(), (1,), (5,), (2, 3)]
 
@@ -55,12 +53,7 @@ def _args(step, state, lib):
 @pytest.mark.parametrize("sequence", list(SEQUENCES))
 @pytest.mark.parametrize("model_name", MODEL_NAMES)
 def test_call_sequence_matches_pin(model_name, sequence, batch, armature):
-    rng = np.random.default_rng(zlib.crc32(repr((model_name, sequence, batch, armature)).encode()))
-    rmodel, pmodel = build(model_name)
-    if armature:
-        rmodel.armature = rng.uniform(0.1, 1.0, rmodel.nv)
-        pmodel.armature = rmodel.armature.copy()
-    q, v, a = random_states(pmodel, batch, rng)
+    rng, rmodel, pmodel, q, v, a = sequence_setup(model_name, sequence, batch, armature)
     tau = rng.normal(size=batch + (rmodel.nv,)) * 10
     fext = random_fext(rmodel.njoints, batch, rng)
     rdata = pinref.Data(rmodel)
