@@ -93,8 +93,8 @@ class Model:
         def vec(x, n, default, what):
             if x is None:
                 return np.full(n, default)
-            a = np.array(np.reshape(x, -1), dtype=float)
-            if a.shape != (n,) or np.any(np.isnan(a)):
+            a = np.array(x, dtype=float).reshape(-1)
+            if a.shape != (n,) or np.isnan(a).any():
                 raise ShapeError(f"addJoint({joint_name!r}): {what} must hold {n} numbers (+-inf "
                                  f"allowed, NaN not), got {x!r}")
             return a

@@ -331,13 +331,17 @@ def inertia_mult(m, c, I, v):
     return stack6(f, matvec(I, w) + cross(c, f))
 
 
+_STRICT_UPPER = (np.array([0, 0, 1]), np.array([1, 2, 2]))  # (row, col) above the diagonal
+
+
 def alpha_skew_square(alpha, u):
     """``alpha [u]x [u]x`` as ``(..., 3, 3)``, evaluated as ``Symmetric3::AlphaSkewSquare``:
     below the diagonal ``(alpha u_j) u_i`` (i > j), mirrored above so the matrix is exactly
     symmetric, and diagonal ``-alpha (u_j^2 + u_k^2)`` (not ``u_i^2 - |u|^2``).
     """
-    lower = np.tril((alpha[..., None] * u)[..., None, :] * u[..., :, None], -1)
-    out = lower + mT(lower)
+    out = u[..., :, None] * (alpha[..., None] * u)[..., None, :]  # [i, j] = (alpha u_j) u_i
+    rows, cols = _STRICT_UPPER
+    out[..., rows, cols] = out[..., cols, rows]
     sq = u * u
     diagonal = out.reshape(out.shape[:-2] + (9,))[..., ::4]  # a view of out's diagonal
     diagonal[...] = -(alpha[..., None] * (sq.take(_NEXT, -1) + sq.take(_PREV, -1)))
