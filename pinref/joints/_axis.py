@@ -24,8 +24,9 @@ import math
 import numpy as np
 
 from ..errors import ModelError, NonFiniteError, ShapeError
+from ..spatial import Motion
 from ..spatial._kernels import ANGULAR, LINEAR, skew
-from .base import JointModel
+from .base import JointData, JointModel
 
 
 def read_only(a):
@@ -162,6 +163,52 @@ def check_scalar(value, owner, name):
     if not math.isfinite(x):
         raise NonFiniteError(f"{owner}: {name} = {x} is not finite")
     return x
+
+
+class FrameAxisJointModel(JointModel):
+    """A 1-dof joint about or along the frame axis ``axis`` (0, 1, 2 for x, y, z): what RX,
+    RUBX and PX (and their y, z siblings) share.
+
+    S = e_axis placed in the ``part`` (ANGULAR or LINEAR) half of a motion, constant;
+    v = q_dot S ; c = 0. Subclasses give ``_transform(qs)`` (the joint's M) and the initial
+    ``_neutral_q`` of a fresh JointData.
+    """
+
+    nv = 1
+    axis = 0
+    part = ANGULAR
+    _neutral_q = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._S = motion_subspace(**{"angular" if cls.part == ANGULAR else "linear":
+                                    unit_vector(cls.axis)[:, None]})
+        cls._S_col = cls._S[:, 0]
+        cls._unit = unit_vector(cls.axis)
+
+    def getMotionAxis(self):
+        """The unit axis e_axis ``(3,)``."""
+        return np.array(self._unit)
+
+    def createData(self):
+        return JointData(self.classname(), self.nq, 1, self._S, joint_q=self._neutral_q)
+
+    def calc(self, jdata, q, v=None):
+        """M = ``_transform(q)`` ; S = e_axis in its half (constant) ; v = q_dot S ; c = 0."""
+        qs, vs = self._segments(q, v)
+        jdata.joint_q = qs
+        jdata.M = self._transform(qs)
+        if vs is not None:
+            jdata.joint_v = vs
+            jdata.v = Motion._wrap(vs * self._S_col)
+
+    def calc_aba(self, jdata, armature, I, update_I):
+        """U = I S = I[:, k] ; StU = U[k] + armature ; Dinv = 1 / StU ; UDinv = U Dinv ;
+        if update_I: I -= UDinv U^T, with k = part.start + axis.
+        (Pinocchio 3.8.0 leaves StU unwritten for these joints; pinref writes it.)"""
+        k = self.part.start + self.axis
+        self._aba_1dof(jdata, I[..., :, k:k + 1].copy(), I[..., k:k + 1, k:k + 1] + armature,
+                       I, update_I)
 
 
 class UnalignedJointModel(JointModel):

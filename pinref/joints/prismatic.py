@@ -5,55 +5,27 @@ nq = nv = 1, q = (d). M = (I3, d u), S = [u; 0], v = q_dot S, c = 0, with u = e_
 user's axis.
 """
 
-import numpy as np
-
-from ._axis import EYE3, UnalignedJointModel, motion_subspace, unit_vector
-from .base import JointData, JointModel
+from ._axis import EYE3, FrameAxisJointModel, UnalignedJointModel, motion_subspace
+from .base import JointData
 from .liegroup import VectorSpace
 from ..spatial import SE3, Motion
 from ..spatial._kernels import LINEAR
 
 
-class JointModelPrismaticTpl(JointModel):
+class JointModelPrismaticTpl(FrameAxisJointModel):
     """Prismatic joint along the frame axis ``axis`` (0, 1, 2 for x, y, z)."""
 
     nq = 1
-    nv = 1
-    axis = 0
+    part = LINEAR
     lie_group = VectorSpace(1)
 
     @classmethod
     def classname(cls):
         return "JointModelP" + "XYZ"[cls.axis]
 
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        cls._S = motion_subspace(linear=unit_vector(cls.axis)[:, None])
-        cls._S_col = cls._S[:, 0]
-        cls._unit = unit_vector(cls.axis)
-
-    def getMotionAxis(self):
-        """The unit axis e_axis ``(3,)``."""
-        return np.array(self._unit)
-
-    def createData(self):
-        return JointData(self.classname(), 1, 1, self._S)
-
-    def calc(self, jdata, q, v=None):
-        """M = (I3, q e_axis) ; S = [e_axis; 0] (constant) ; v = q_dot S ; c = 0."""
-        qs, vs = self._segments(q, v)
-        jdata.joint_q = qs
-        jdata.M = SE3._wrap(EYE3, qs * self._unit)
-        if vs is not None:
-            jdata.joint_v = vs
-            jdata.v = Motion._wrap(vs * self._S_col)
-
-    def calc_aba(self, jdata, armature, I, update_I):
-        """U = I S = I[:, axis] ; StU = U[axis] + armature ; Dinv = 1 / StU ; UDinv = U Dinv ;
-        if update_I: I -= UDinv U^T.  (Pinocchio 3.8.0 leaves StU unwritten here.)"""
-        k = LINEAR.start + self.axis
-        self._aba_1dof(jdata, I[..., :, k:k + 1].copy(), I[..., k:k + 1, k:k + 1] + armature,
-                       I, update_I)
+    def _transform(self, qs):
+        """M = (I3, q e_axis)."""
+        return SE3._wrap(EYE3, qs * self._unit)
 
 
 class JointModelPX(JointModelPrismaticTpl):

@@ -6,57 +6,29 @@ nq = 2, nv = 1. The pair (c, s) = q is used **as given, not normalised**: M = (R
 the rotation formula evaluated at that c and s, S = [0; u], v = q_dot S, c = 0.
 """
 
-import numpy as np
-
-from ._axis import (ZERO3, UnalignedJointModel, frame_axis_rotation, motion_subspace,
-                    rotation_basis, rotation_from_cos_sin, unit_vector)
-from .base import JointData, JointModel
+from ._axis import (ZERO3, FrameAxisJointModel, UnalignedJointModel, frame_axis_rotation,
+                    motion_subspace, rotation_basis, rotation_from_cos_sin)
+from .base import JointData
 from .liegroup import SpecialOrthogonal2
 from ..spatial import SE3, Motion
 from ..spatial._kernels import ANGULAR
 
 
-class JointModelRevoluteUnboundedTpl(JointModel):
+class JointModelRevoluteUnboundedTpl(FrameAxisJointModel):
     """Unbounded revolute joint about the frame axis ``axis`` (0, 1, 2 for x, y, z)."""
 
     nq = 2
-    nv = 1
-    axis = 0
+    part = ANGULAR
     lie_group = SpecialOrthogonal2()
+    _neutral_q = (1.0, 0.0)  # (cos 0, sin 0), as in Pinocchio
 
     @classmethod
     def classname(cls):
         return "JointModelRUB" + "XYZ"[cls.axis]
 
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        cls._S = motion_subspace(angular=unit_vector(cls.axis)[:, None])
-        cls._S_col = cls._S[:, 0]
-
-    def getMotionAxis(self):
-        """The unit axis e_axis ``(3,)``."""
-        return np.array(unit_vector(self.axis))
-
-    def createData(self):
-        """joint_q starts as (cos 0, sin 0) = (1, 0), as in Pinocchio."""
-        return JointData(self.classname(), 2, 1, self._S, joint_q=[1, 0])
-
-    def calc(self, jdata, q, v=None):
-        """M = (R_axis(c = q[0], s = q[1]), 0) ; S = [0; e_axis] (constant) ; v = q_dot S ;
-        c = 0."""
-        qs, vs = self._segments(q, v)
-        jdata.joint_q = qs
-        jdata.M = SE3._wrap(frame_axis_rotation(qs, self.axis), ZERO3)
-        if vs is not None:
-            jdata.joint_v = vs
-            jdata.v = Motion._wrap(vs * self._S_col)
-
-    def calc_aba(self, jdata, armature, I, update_I):
-        """U = I S = I[:, 3+axis] ; StU = U[3+axis] + armature ; Dinv = 1 / StU ; UDinv = U Dinv ;
-        if update_I: I -= UDinv U^T.  (Pinocchio 3.8.0 leaves StU unwritten here.)"""
-        k = ANGULAR.start + self.axis
-        self._aba_1dof(jdata, I[..., :, k:k + 1].copy(), I[..., k:k + 1, k:k + 1] + armature,
-                       I, update_I)
+    def _transform(self, qs):
+        """M = (R_axis(c = q[0], s = q[1]), 0), the pair used as given."""
+        return SE3._wrap(frame_axis_rotation(qs, self.axis), ZERO3)
 
 
 class JointModelRUBX(JointModelRevoluteUnboundedTpl):
