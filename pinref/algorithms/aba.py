@@ -40,9 +40,11 @@ def se3_act_on_matrix(M, Y):
     child frame to the parent frame (``internal::SE3actOn`` in aba.hxx).
 
     Pinocchio unrolls this block by block and never reads Y's lower-left block; pinref uses the
-    full product ``M.dualAction @ Y @ M.actionInverse``, equal up to rounding.
+    full product ``M.dualAction @ Y @ M.actionInverse`` (``M.dualAction`` is
+    ``M.actionInverse^T``, so one matrix serves both), equal up to rounding.
     """
-    return M.dualAction @ Y @ M.actionInverse
+    X = M.actionInverse
+    return X.mT @ Y @ X
 
 
 @traced_step("aba", "AbaLocalConventionForwardStep1", 1,
