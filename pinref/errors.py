@@ -9,6 +9,9 @@ Every error is a :class:`PinrefError` and also the builtin a caller would catch:
 - :class:`NotPositiveDefiniteError` -> ``ArithmeticError`` (a joint-space inertia block
   ``S^T Ia S + armature`` that cannot be inverted)
 
+and one warning, :class:`InertiaWarning` (a ``UserWarning``), for a physically inconsistent
+inertia that Pinocchio accepts and pinref therefore loads.
+
 A message names the argument or joint, says what was expected and, where one exists, the fix.
 """
 
@@ -58,3 +61,8 @@ class NotPositiveDefiniteError(PinrefError, ArithmeticError):
     def __init__(self, message, joint_id=-1):
         super().__init__(message)
         self.joint_id = joint_id
+
+
+class InertiaWarning(UserWarning):
+    """An inertia Pinocchio accepts but no rigid body has (triangle inequality, a negative
+    principal moment, an indefinite matrix); raised as :class:`InertiaError` with ``strict=True``."""
