@@ -10,6 +10,7 @@ import numpy as np
 
 from ..errors import NotComputedError
 from ..spatial import SE3, Force, Inertia, Motion
+from .stacks import ForceStack, InertiaStack, MatrixStack, MotionStack, SE3Stack
 
 
 class Data:
@@ -18,25 +19,25 @@ class Data:
     def __init__(self, model):
         n, nv = model.njoints, model.nv
         # --- kinematics (forwardKinematics, rnea, crba, aba) -------------------------------
-        self.oMi = [SE3.Identity() for _ in range(n)]     # placement of joint i in the world
-        self.liMi = [SE3.Identity() for _ in range(n)]    # placement of joint i in its parent
-        self.v = [Motion.Zero() for _ in range(n)]        # spatial velocity of body i, frame i
-        self.a = [Motion.Zero() for _ in range(n)]        # spatial acceleration of i, frame i
+        self.oMi = SE3Stack(n)                            # placement of joint i in the world
+        self.liMi = SE3Stack(n)                           # placement of joint i in its parent
+        self.v = MotionStack(n, np.zeros(6))              # spatial velocity of body i, frame i
+        self.a = MotionStack(n, np.zeros(6))              # spatial acceleration of i, frame i
         # spatial acceleration minus gravity, frame i; a_gf[0] = -gravity (set here too)
-        self.a_gf = [Motion.Zero() for _ in range(n)]
+        self.a_gf = MotionStack(n, np.zeros(6))
         self.a_gf[0] = -model.gravity
         # --- rnea, aba ---------------------------------------------------------------------
-        self.h = [Force.Zero() for _ in range(n)]         # momentum Y_i v_i of body i, frame i
-        self.f = [Force.Zero() for _ in range(n)]         # joint wrench (rnea) / bias force (aba)
+        self.h = ForceStack(n, np.zeros(6))               # momentum Y_i v_i of body i, frame i
+        self.f = ForceStack(n, np.zeros(6))               # joint wrench (rnea) / bias force (aba)
         self.tau = np.zeros(nv)                           # rnea: joint torques         (..., nv)
         self.nle = np.zeros(nv)                           # nonLinearEffects: C v + g   (..., nv)
         self.g = np.zeros(nv)                             # computeGeneralizedGravity   (..., nv)
         # --- crba --------------------------------------------------------------------------
         self.M = np.zeros((nv, nv))                       # joint-space inertia       (..., nv, nv)
-        self.Ycrb = [Inertia.Zero() for _ in range(n)]    # composite inertia of subtree i, frame i
-        self.Fcrb = [np.zeros((6, nv)) for _ in range(n)]  # Ycrb_k S_k moved to frame i (..., 6, nv)
+        self.Ycrb = InertiaStack(n)                       # composite inertia of subtree i, frame i
+        self.Fcrb = MatrixStack(n, 6, nv)                 # Ycrb_k S_k moved to frame i (..., 6, nv)
         # --- aba ---------------------------------------------------------------------------
-        self.Yaba = [np.zeros((6, 6)) for _ in range(n)]  # articulated inertia, frame i (..., 6, 6)
+        self.Yaba = MatrixStack(n, 6, 6)                  # articulated inertia, frame i (..., 6, 6)
         self.u = np.zeros(nv)                             # tau - S^T pA, per joint       (..., nv)
         self.ddq = np.zeros(nv)                           # joint accelerations           (..., nv)
         # --- frames and Jacobians (frames.hxx, jacobian.hxx); WORLD: world axes and origin --

@@ -319,16 +319,25 @@ class _Recorder:
         self.add(step, pass_number, joint, [write])
 
 
-class _WatchedList(list):
-    """A Data list (``data.f``) that tells the recorders about writes made outside the steps."""
+class _WatchedList:
+    """A Data cache (``data.f``) that tells the recorders about writes made outside the steps."""
 
-    def __init__(self, items, recorders, cache):
-        super().__init__(items)
+    def __init__(self, stack, recorders, cache):
+        self._stack = stack
         self._recorders = recorders
         self._cache = cache
 
+    def __len__(self):
+        return len(self._stack)
+
+    def __iter__(self):
+        return iter(self._stack)
+
+    def __getitem__(self, k):
+        return self._stack[k]
+
     def __setitem__(self, k, value):
-        super().__setitem__(k, value)
+        self._stack[k] = value
         for rec in self._recorders:
             if not rec.in_step:
                 rec.inline_write(self._cache, k, value)
@@ -559,8 +568,8 @@ def _run_algorithm(algorithm, watch, exit_step, exits, fn, sig, recorders, args,
     for rec in recorders:
         rec.enter(algorithm, model, data, inputs)
     saved = {name: getattr(data, name) for name in watch}
-    for name, items in saved.items():
-        setattr(data, name, _WatchedList(items, recorders, name))
+    for name, stack in saved.items():
+        setattr(data, name, _WatchedList(stack, recorders, name))
     shape = ()
     try:
         out = fn(*args, **kwargs)
@@ -574,8 +583,8 @@ def _run_algorithm(algorithm, watch, exit_step, exits, fn, sig, recorders, args,
                 if rec.open is not None:
                     rec.add(exit_step, rec.open.last_pass, None, writes)
     finally:
-        for name in saved:
-            setattr(data, name, list(getattr(data, name)))
+        for name, stack in saved.items():
+            setattr(data, name, stack)
         for rec in recorders:
             if rec.open is not None:
                 rec.leave(shape)
