@@ -7,6 +7,9 @@ covered subset). Spatial vectors are [linear; angular]; every array may carry le
 from . import errors
 from .algorithms import *  # noqa: F401,F403
 from .algorithms import __all__ as _algorithms_all
+from .algorithms.aba import aba
+from .algorithms.crba import crba
+from .algorithms.rnea import rnea
 from .checking import check
 from .compare import from_pinocchio, to_pinocchio
 from .joints import *  # noqa: F401,F403
@@ -19,5 +22,5 @@ from .tracing import trace
 
 __version__ = "0.1.0"
 
-__all__ = ["errors", "check", "from_pinocchio", "to_pinocchio", "trace", *_spatial_all, *_joints_all, *_model_all,
+__all__ = ["errors", "aba", "crba", "rnea", "check", "from_pinocchio", "to_pinocchio", "trace", *_spatial_all, *_joints_all, *_model_all,
            *_algorithms_all]

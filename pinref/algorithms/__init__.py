@@ -18,18 +18,16 @@ mass matrix / bias                     data.M, data.nle           H, C
 =====================================  =========================  ===========================
 """
 
-from . import center_of_mass, energy, frames, jacobian, joint_configuration
+from . import aba, center_of_mass, crba, energy, frames, jacobian, joint_configuration, rnea, steps
 from ._args import ArgumentPosition, Convention, KinematicLevel, ReferenceFrame
-from .aba import aba
 from .aba_derivatives import computeABADerivatives
 from .center_of_mass import *  # noqa: F401,F403
-from .crba import crba
 from .energy import *  # noqa: F401,F403
 from .frames import *  # noqa: F401,F403
 from .jacobian import *  # noqa: F401,F403
 from .joint_configuration import *  # noqa: F401,F403
 from .kinematics import forwardKinematics
-from .rnea import computeGeneralizedGravity, computeStaticTorque, nonLinearEffects, rnea
+from .rnea import computeGeneralizedGravity, computeStaticTorque, nonLinearEffects
 from .rnea_derivatives import (
     computeGeneralizedGravityDerivatives,
     computeRNEADerivatives,
@@ -43,7 +41,10 @@ POSITION, VELOCITY, ACCELERATION = (KinematicLevel.POSITION, KinematicLevel.VELO
                                     KinematicLevel.ACCELERATION)
 ARG0, ARG1 = ArgumentPosition.ARG0, ArgumentPosition.ARG1
 
-__all__ = ["Convention", "aba", "crba", "forwardKinematics", "rnea", "nonLinearEffects",
+# The modules aba, crba and rnea keep their names here; pinref exports their functions.
+FUNCTIONS_OF_MODULES = ("aba", "crba", "rnea")
+
+__all__ = ["Convention", "forwardKinematics", "nonLinearEffects",
            "computeGeneralizedGravity", "computeStaticTorque",
            "computeRNEADerivatives", "computeABADerivatives",
            "computeGeneralizedGravityDerivatives", "computeStaticTorqueDerivatives",

@@ -18,101 +18,125 @@
         a_gf[i] += liMi[i]^-1 a_gf[parent]
         ddq_i    = Dinv_i u_i - UDinv_i^T a_gf[i]
         a_gf[i] += S_i ddq_i
-        a[i]     = a_gf[i] + (0; 0) + oMi[i].R^T g_lin  (oMi as last written: docs/quirks.md)
+        a[i]     = a_gf[i] + (oMi[i].R^T g_lin ; 0)     (oMi as last written: docs/quirks.md)
         f[i]     = Y_i a_gf[i] + v[i] x* h[i]
     for i = n-1 .. 1:
         f[parent] += liMi[i] f[i]                       (parent 0 included)
 
-X* = liMi[i].dualAction. After the call f[i] is RNEA's f for (q, v, ddq) without fext.
+X* = liMi[i].dualAction = X^T with X = liMi[i].actionInverse, so ``X* Ia X*^T = X^T Ia X``
+(Pinocchio's ``SE3actOn``, which unrolls it block by block). After the call f[i] is RNEA's f for
+(q, v, ddq) without fext.
+
+The steps work on a tree level at a time, as in rnea.py (its module docstring says how a level
+step maps to Pinocchio's per-joint loop and why ``x = x + y`` where C++ writes ``+=``); the
+backward step and the final loop add the children into their parents round by round, in
+Pinocchio's order.
 """
 
 import numpy as np
 
 from ..errors import NotPositiveDefiniteError
 from ..spatial import Force, Motion
-from ..spatial._kernels import LINEAR, matvec, mT
-from ..tracing import traced_algorithm, traced_step
-from ._args import Convention, check_local, external_forces, state, writable
+from . import steps as S
+from ._args import Convention, check_local, external_forces, state
+from ._levels import (Walk, crf, crm, expand, full, inputs, joint_calc, joint_calc_aba,
+                      level_array, matvec, segments, scatter, subspace_times, subspace_transpose_times,
+                      tangent_rows, vecmat, widen)
+from .rnea import _fext_step
 
 
-def se3_act_on_matrix(M, Y):
-    """``X* Y X*^T`` for a 6x6 force-from-motion matrix Y: moves an articulated inertia from the
-    child frame to the parent frame (``internal::SE3actOn`` in aba.hxx).
-
-    Pinocchio unrolls this block by block and never reads Y's lower-left block; pinref uses the
-    full product ``M.dualAction @ Y @ M.actionInverse`` (``M.dualAction`` is
-    ``M.actionInverse^T``, so one matrix serves both), equal up to rounding.
-    """
-    X = M.actionInverse
-    return X.mT @ Y @ X
-
-
-@traced_step("aba", "AbaLocalConventionForwardStep1", 1,
-             writes="joints[i].M joints[i].S joints[i].v joints[i].c liMi[i] v[i] a_gf[i] Yaba[i] "
-                    "h[i] f[i]")
-def _aba_forward_step1(jmodel, jdata, model, data, q, v, shape):
-    """Mirrors AbaLocalConventionForwardStep1::algo; writes liMi, v, a_gf (= c_i), Yaba, h, f."""
-    i = jmodel.id
-    parent = model.parents[i]
-    jmodel.calc(jdata, q, v)
-    # liMi = jointPlacements[i] * M_J
-    data.liMi[i] = model.jointPlacements[i] * jdata.M
-    # v_i = v_J + liMi^-1 v_parent
-    data.v[i] = jdata.v
-    if parent > 0:
-        data.v[i] = data.v[i] + data.liMi[i].actInv(data.v[parent])
+def _aba_forward_step1(call, level, T, data, q, v, shape):
+    """Mirrors AbaLocalConventionForwardStep1::algo for the joints of one level; writes their
+    liMi, v, a_gf (= c_i), Yaba, h, f and joint data. Returns what later steps reuse (S, X)."""
+    i, p = level.rows, level.parent_rows
+    V, A, H, F = data.v.vector, data.a_gf.vector, data.h.vector, data.f.vector
+    # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J ;
+    # X = liMi.actionInverse
+    kin = joint_calc(level, T, data, q, v, shape)
+    X = kin.X
+    # v_i = v_J + liMi^-1 v_parent   (parent > 0)
+    V[i] = kin.vJ + matvec(X, V[p]) if level.has_parent else kin.vJ
     # c_i = c_J + v_i x v_J   (held in a_gf until pass 3)
-    data.a_gf[i] = jdata.c + (data.v[i] ^ jdata.v)
+    bias = matvec(crm(V[i]), kin.vJ)
+    A[i] = bias if kin.c is None else kin.c + bias
     # IA_i = Y_i ; h_i = Y_i v_i ; pA_i = v_i x* h_i
-    data.Yaba[i] = writable(model.inertias[i].matrix(), shape + (6, 6))
-    data.h[i] = model.inertias[i] * data.v[i]
-    data.f[i] = data.v[i].cross(data.h[i])
+    Y = expand(T.inertia_matrix[i], len(shape))
+    data.Yaba.matrix[i] = Y
+    H[i] = matvec(Y, V[i])
+    F[i] = matvec(crf(V[i]), H[i])
+    call.done(S.ABA_FORWARD1, level.forward_ids)
+    return kin
 
 
-@traced_step("aba", "AbaLocalConventionBackwardStep", 2,
-             writes="u[v_i] joints[i].U joints[i].StU joints[i].Dinv joints[i].UDinv Yaba[i]",
-             writes_if_parent="f[i] Yaba[parent] f[parent]")
-def _aba_backward_step(jmodel, jdata, model, data):
-    """Mirrors AbaLocalConventionBackwardStep::algo; eliminates joint i into its parent."""
-    i = jmodel.id
-    parent = model.parents[i]
-    iv = jmodel.v_slice
-    Ia = data.Yaba[i]
+def _aba_backward_step(call, level, kin, model, data, uT, shape):
+    """Mirrors AbaLocalConventionBackwardStep::algo for the joints of one level; eliminates
+    each joint i into its parent."""
+    i, A, F = level.rows, data.a_gf.vector, data.f.vector
+    Ia = data.Yaba.matrix[i]
     # u_i = tau_i - S_i^T pA_i
-    data.u[..., iv] -= matvec(mT(jdata.S), data.f[i].vector)
+    subspace_transpose_times(level, kin, F[i], uT, shape, add=-1)
     # U_i = IA_i S_i ; Dinv_i = (S_i^T U_i + armature_i)^-1 ; UDinv_i ; Ia_i = IA_i - UDinv_i U_i^T
-    jmodel.calc_aba(jdata, model.armature[iv], Ia, parent > 0)
-    if parent > 0:
-        # pa_i = pA_i + Ia_i c_i + UDinv_i u_i
-        data.f[i] = data.f[i] + Force._wrap(
-            matvec(Ia, data.a_gf[i].vector) + matvec(jdata.UDinv, data.u[..., iv]))
+    kin.D = joint_calc_aba(level, data, model.armature, Ia, shape)
+    if not level.has_parent:
+        call.done(S.ABA_BACKWARD, level.backward_ids)
+        return
+    # pa_i = pA_i + (Ia_i c_i + UDinv_i u_i)
+    UDu = [matvec(UDinv, segments(uT, group.v_index, group.nv, shape))
+           for group, (_, UDinv) in zip(level.groups, kin.D)]
+    F[i] = F[i] + (matvec(Ia, A[i]) + level_array(level, UDu, shape, 6))
+    # X* Ia_i X*^T = X^T Ia_i X ; liMi pa_i = X^T pa_i
+    X = kin.X
+    XIX, Xf = X.mT @ Ia @ X, vecmat(F[i], X)
+    for children, parents, ids in level.rounds:
         # IA_parent += X* Ia_i X*^T ; pA_parent += liMi pa_i
-        data.Yaba[parent] += se3_act_on_matrix(data.liMi[i], Ia)
-        data.f[parent] = data.f[parent] + data.liMi[i].act(data.f[i])
+        data.Yaba.matrix[parents] = data.Yaba.matrix[parents] + XIX[children]
+        F[parents] = F[parents] + Xf[children]
+        call.done(S.ABA_BACKWARD, ids)
 
 
-@traced_step("aba", "AbaLocalConventionForwardStep2", 3, writes="a_gf[i] ddq[v_i] a[i] f[i]")
-def _aba_forward_step2(jmodel, jdata, model, data):
-    """Mirrors AbaLocalConventionForwardStep2::algo; writes a_gf, ddq, a, f of joint i."""
-    i = jmodel.id
-    parent = model.parents[i]
-    iv = jmodel.v_slice
+def _aba_forward_step2(call, level, kin, model, data, uT, ddqT, shape):
+    """Mirrors AbaLocalConventionForwardStep2::algo for the joints of one level; writes their
+    a_gf, ddq, a, f."""
+    i, p = level.rows, level.parent_rows
+    V, A, H, F = data.v.vector, data.a_gf.vector, data.h.vector, data.f.vector
     # a_gf_i = c_i + liMi^-1 a_gf_parent
-    data.a_gf[i] = data.a_gf[i] + data.liMi[i].actInv(data.a_gf[parent])
-    # ddq_i = Dinv_i u_i - UDinv_i^T a_gf_i
-    data.ddq[..., iv] = (matvec(jdata.Dinv, data.u[..., iv])
-                         - matvec(mT(jdata.UDinv), data.a_gf[i].vector))
+    A[i] = A[i] + matvec(kin.X, A[p])
+    lo = i.start
+    for group, (Dinv, UDinv) in zip(level.groups, kin.D):
+        g = slice(group.rows.start - lo, group.rows.stop - lo)
+        # ddq_i = Dinv_i u_i - UDinv_i^T a_gf_i
+        u = segments(uT, group.v_index, group.nv, shape)
+        scatter(ddqT, group.v_index, matvec(Dinv, u) - vecmat(A[i][g], UDinv), shape)
     # a_gf_i += S_i ddq_i
-    data.a_gf[i] = data.a_gf[i] + Motion._wrap(matvec(jdata.S, data.ddq[..., iv]))
+    A[i] = A[i] + subspace_times(level, kin, ddqT, shape)
     # a_i = a_gf_i + (oMi.R^T g_lin ; 0)
-    a = data.a_gf[i].vector.copy()
-    a[..., LINEAR] += matvec(mT(data.oMi[i].rotation), model.gravity.linear)
-    data.a[i] = Motion._wrap(a)
+    a = A[i].copy()
+    a[..., :3] += vecmat(model.gravity.linear, data.oMi.rows("rotation", i, shape))
+    data.a.vector[i] = a
     # f_i = Y_i a_gf_i + v_i x* h_i
-    data.f[i] = model.inertias[i] * data.a_gf[i] + data.v[i].cross(data.h[i])
+    Y = expand(kin.inertia, len(shape))
+    F[i] = matvec(Y, A[i]) + matvec(crf(V[i]), H[i])
+    call.done(S.ABA_FORWARD2, level.forward_ids)
 
 
-@traced_algorithm("aba", watch="f")
+def _aba_final_step(call, level, kin, data):
+    """The last loop of Pinocchio's abaLocalConvention for the joints of one level:
+    ``f[parent] += liMi[i].act(f[i])``, parent 0 included."""
+    F = data.f.vector
+    # liMi f_i = X^T f_i
+    Xf = vecmat(F[level.rows], kin.X)
+    for children, parents, ids in level.rounds:
+        # f_parent += liMi f_i
+        F[parents] = F[parents] + Xf[children]
+        call.done(S.ABA_FINAL_LOOP, ids)
+
+
+def _init_step(call, data):
+    """``f[0].setZero()``, in the overload without fext."""
+    data.f[0] = Force.Zero()
+    call.done(S.ABA_INIT, (0,))
+
+
 def aba(model, data, q, v, tau, fext=None, convention=Convention.LOCAL):
     """Joint accelerations ``ddq = FD(q, v, tau[, fext])``. See the module docstring.
 
@@ -133,34 +157,46 @@ def aba(model, data, q, v, tau, fext=None, convention=Convention.LOCAL):
     parent > 0), u, ddq and the joints' U, StU, Dinv, UDinv. Raises NotPositiveDefiniteError
     naming the joint whose S^T Ia S + armature cannot be inverted.
     """
+    with S.Call("aba", model, data, inputs(q=q, v=v, tau=tau, fext=fext)) as call:
+        return _aba(call, model, data, q, v, tau, fext, convention)
+
+
+def _aba(call, model, data, q, v, tau, fext, convention):
     check_local(convention, "aba")
     q, arrays, shape = state(model, q, data=data, v=v, tau=tau)
-    v, tau = arrays["v"], arrays["tau"]
+    q, v, tau = full(shape, q, arrays["v"], arrays["tau"])
     fext = external_forces(model, fext, shape)
+    widen(data, shape, "liMi", "v", "a_gf", "a", "h", "f", "Yaba")
+    T = Walk(model, q, v)
     data.v[0] = Motion.Zero()
     data.a_gf[0] = -model.gravity
-    data.u = np.broadcast_to(tau, shape + (model.nv,)).copy()
+    data.u = np.array(tau)
     data.ddq = np.zeros(shape + (model.nv,))
+    uT, ddqT = tangent_rows(data.u), tangent_rows(data.ddq)
     if fext is None:
-        data.f[0] = Force.Zero()
-    for i in range(1, model.njoints):
-        _aba_forward_step1(model.joints[i], data.joints[i], model, data, q, v, shape)
+        call.run(S.ABA_INIT, _init_step, call, data)
+    kins = []
+    for level in T.levels:
+        kin = call.run(S.ABA_FORWARD1, _aba_forward_step1, call, level, T, data, q, v, shape)
+        kin.inertia = T.inertia_matrix[level.rows]
+        kins.append(kin)
         if fext is not None:
-            data.f[i] = data.f[i] - Force._wrap(fext[..., i, :])
+            call.run(S.ABA_FEXT, _fext_step, call, S.ABA_FEXT, level, data, fext)
     try:
-        for i in reversed(range(1, model.njoints)):
-            _aba_backward_step(model.joints[i], data.joints[i], model, data)
+        for level, kin in zip(reversed(T.levels), reversed(kins)):
+            call.run(S.ABA_BACKWARD, _aba_backward_step, call, level, kin, model, data, uT,
+                     shape)
     except NotPositiveDefiniteError as err:
         # no half-written result that looks valid: ddq and u hold NaN
         data.ddq[...] = np.nan
         data.u[...] = np.nan
         raise NotPositiveDefiniteError(
             f"aba: joint {model.names[err.joint_id]!r}: {err}", joint_id=err.joint_id) from None
-    for i in range(1, model.njoints):
-        _aba_forward_step2(model.joints[i], data.joints[i], model, data)
-    for i in reversed(range(1, model.njoints)):
-        parent = model.parents[i]
-        # f_parent += liMi f_i
-        data.f[parent] = data.f[parent] + data.liMi[i].act(data.f[i])
+    for level, kin in zip(T.levels, kins):
+        call.run(S.ABA_FORWARD2, _aba_forward_step2, call, level, kin, model, data, uT, ddqT,
+                 shape)
+    for level, kin in zip(reversed(T.levels), reversed(kins)):
+        call.run(S.ABA_FINAL_LOOP, _aba_final_step, call, level, kin, data)
+    call.shape = shape
     data.mark("aba", "liMi", "v", "a_gf", "a", "h", "f", "Yaba", "u", "ddq")
     return data.ddq.copy()

@@ -16,72 +16,112 @@ cols_i = [idx_v, idx_v + nv_i) and subtree_i = [idx_v, idx_v + nvSubtree[i]). Th
 writes each joint's block row from its diagonal block to the end of its subtree: the upper
 triangle plus the full diagonal blocks. The public ``crba`` zeroes M first and then copies the
 strict upper triangle into the lower one, as ``pin.crba`` does.
+
+The steps work on a tree level at a time, as in rnea.py (its module docstring says how a level
+step maps to the per-joint loop). Ycrb is held as 6x6 matrices: with X = liMi.actionInverse,
+``liMi.act(Ycrb[i]) = X^T Ycrb[i] X`` and the composite is their sum, which Pinocchio's
+``Ycrb[parent] += ...`` (Inertia ``+=``) computes in (m, c, I) form; the two agree to rounding.
+The block row of M and the subtree columns of Fcrb have a width per joint, so those two
+statements loop over the joints of the level.
 """
 
 import numpy as np
 
-from ..spatial._kernels import mT
-from ..tracing import traced_algorithm, traced_step
+from . import steps as S
 from ._args import Convention, check_local, state, writable
+from ._levels import Walk, expand, full, inputs, joint_calc, joint_row, widen
 
 
-@traced_step("crba", "CrbaLocalConventionForwardStep", 1,
-             writes="joints[i].M joints[i].S liMi[i] Ycrb[i]")
-def _crba_forward_step(jmodel, jdata, model, data, q):
-    """Mirrors CrbaLocalConventionForwardStep::algo; writes liMi and Ycrb of joint i."""
-    i = jmodel.id
-    jmodel.calc(jdata, q)
-    # liMi = jointPlacements[i] * M_J
-    data.liMi[i] = model.jointPlacements[i] * jdata.M
+def _crba_forward_step(call, level, T, data, q, shape):
+    """Mirrors CrbaLocalConventionForwardStep::algo for the joints of one level; writes their
+    liMi, Ycrb and joint data. Returns what the backward step reuses (S, X)."""
+    i = level.rows
+    # jcalc(q) -> M_J, S_i ; liMi = jointPlacements[i] * M_J ;
+    # X = liMi.actionInverse
+    kin = joint_calc(level, T, data, q, None, shape)
     # Ycrb_i = Y_i
-    data.Ycrb[i] = model.inertias[i].copy()
+    data.Ycrb.matrix[i] = expand(T.inertia_matrix[i], len(shape))
+    call.done(S.CRBA_FORWARD, level.forward_ids)
+    return kin
 
 
-@traced_step("crba", "CrbaLocalConventionBackwardStep", 2,
-             writes="Fcrb[i][:, cols_i] M[cols_i, sub_i]",
-             writes_if_parent="Ycrb[parent] Fcrb[parent][:, sub_i]")
-def _crba_backward_step(jmodel, jdata, model, data, shape):
-    """Mirrors CrbaLocalConventionBackwardStep::algo; fills M's block row of joint i."""
-    i = jmodel.id
-    parent = model.parents[i]
-    cols = jmodel.v_slice
-    sub = slice(jmodel.idx_v, jmodel.idx_v + data.nvSubtree[i])
-    # F[:, cols_i] = Ycrb_i S_i
-    data.Fcrb[i] = writable(data.Fcrb[i], shape + (6, model.nv))
-    data.Fcrb[i][..., cols] = data.Ycrb[i].matrix() @ jdata.S
-    # M[cols_i, subtree_i] = S_i^T F[:, subtree_i]
-    data.M[..., cols, sub] = mT(jdata.S) @ data.Fcrb[i][..., sub]
-    if parent > 0:
+def _crba_backward_step(call, level, kin, T, data, shape):
+    """Mirrors CrbaLocalConventionBackwardStep::algo for the joints of one level; fills their
+    block rows of M and adds their composite inertias into their parents'."""
+    i, Y, F, M = level.rows, data.Ycrb.matrix, data.Fcrb.matrix, data.M
+    lo = i.start
+    for group, S_g in zip(level.groups, kin.S):
+        # F[:, cols_i] = Ycrb_i S_i
+        YS = Y[group.rows] @ S_g
+        for k, jmodel in enumerate(group.jmodels):
+            F[group.rows.start + k, ..., jmodel.v_slice] = YS[k]
+        for k, jmodel in enumerate(group.jmodels):
+            sub = T.subtree_columns[jmodel.id]
+            # M[cols_i, subtree_i] = S_i^T F[:, subtree_i]
+            M[..., jmodel.v_slice, sub] = joint_row(S_g, k).mT @ F[group.rows.start + k, ..., sub]
+    if not level.has_parent:
+        call.done(S.CRBA_BACKWARD, level.backward_ids)
+        return
+    X = kin.X
+    # liMi Fcrb_i = X^T Fcrb_i (all columns; the subtree's are kept below)
+    XF = X.mT @ F[i]
+    # liMi Ycrb_i = X^T Ycrb_i X
+    XYX = X.mT @ Y[i] @ X
+    for children, parents, ids in level.rounds:
         # Ycrb_parent += liMi Ycrb_i
-        data.Ycrb[parent] = data.Ycrb[parent] + data.liMi[i].act(data.Ycrb[i])
-        # Fcrb_parent[:, subtree_i] = liMi Fcrb_i[:, subtree_i]   (X* = liMi.dualAction)
-        data.Fcrb[parent] = writable(data.Fcrb[parent], shape + (6, model.nv))
-        data.Fcrb[parent][..., sub] = data.liMi[i].dualAction @ data.Fcrb[i][..., sub]
+        Y[parents] = Y[parents] + XYX[children]
+        for j in ids:
+            sub, row, prow = T.subtree_columns[j], T.tree.pos[j], T.tree.pos[T.parents[j]]
+            # Fcrb_parent[:, subtree_i] = liMi Fcrb_i[:, subtree_i]
+            F[prow, ..., sub] = XF[row - lo, ..., sub]
+        call.done(S.CRBA_BACKWARD, ids)
 
 
-@traced_algorithm("crba", exit_step="crbaLocalConvention: M.diagonal() += armature",
-                  exit_writes="M")
+def _armature_step(call, model, data):
+    """``M.diagonal() += armature``, the end of Pinocchio's crbaLocalConvention."""
+    # diag(M) += armature
+    diag = np.arange(model.nv)
+    data.M[..., diag, diag] += model.armature
+    call.done(S.CRBA_ARMATURE, (None,))
+
+
+def _symmetric_step(call, model, data):
+    """The Python binding's ``make_symmetric(M)``: the strict upper triangle copied below."""
+    lower = np.tril_indices(model.nv, -1)
+    # M_lower = M_upper^T
+    data.M[..., lower[0], lower[1]] = data.M[..., lower[1], lower[0]]
+    call.done(S.CRBA_SYMMETRIC, (None,))
+
+
 def crba_upper(model, data, q):
     """The core CRBA (``pinocchio::impl::crbaLocalConvention``): writes the upper triangle and
     the diagonal blocks of ``data.M`` in place (other entries keep their values), adds armature.
 
     q : (..., model.nq). Writes liMi, Ycrb (i >= 1), Fcrb (the subtree columns), M, joints.
     """
+    with S.Call("crba", model, data, inputs(q=q)) as call:
+        return _crba_upper(call, model, data, q)
+
+
+def _crba_upper(call, model, data, q):
     q, _, shape = state(model, q, data=data)
     model.check_compact_subtrees("crba")
+    (q,) = full(shape, q)
     data.M = writable(data.M, shape + (model.nv, model.nv))
-    for i in range(1, model.njoints):
-        _crba_forward_step(model.joints[i], data.joints[i], model, data, q)
-    for i in reversed(range(1, model.njoints)):
-        _crba_backward_step(model.joints[i], data.joints[i], model, data, shape)
-    # diag(M) += armature
-    diag = np.arange(model.nv)
-    data.M[..., diag, diag] += model.armature
+    widen(data, shape, "liMi", "Ycrb", "Fcrb")
+    T = Walk(model, q, None)
+    T.subtree_columns = [slice(j.idx_v, j.idx_v + data.nvSubtree[j.id]) for j in model.joints]
+    T.parents = model.parents
+    kins = [call.run(S.CRBA_FORWARD, _crba_forward_step, call, level, T, data, q, shape)
+            for level in T.levels]
+    for level, kin in zip(reversed(T.levels), reversed(kins)):
+        call.run(S.CRBA_BACKWARD, _crba_backward_step, call, level, kin, T, data, shape)
+    call.run(S.CRBA_ARMATURE, _armature_step, call, model, data)
+    call.shape = shape
     data.mark("crba", "liMi", "Ycrb", "Fcrb", "M")
     return data.M
 
 
-@traced_algorithm("crba", exit_step="crba (Python binding): make_symmetric(M)", exit_writes="M")
 def crba(model, data, q, convention=Convention.LOCAL):
     """Joint-space inertia matrix ``M(q)``, symmetric, ``(..., model.nv, model.nv)``.
 
@@ -96,8 +136,8 @@ def crba(model, data, q, convention=Convention.LOCAL):
     returned. Writes liMi, Ycrb (i >= 1), Fcrb (subtree columns), M, joints; not oMi.
     """
     check_local(convention, "crba")
-    data.M = np.zeros(np.shape(data.M))
-    M = crba_upper(model, data, q)
-    lower = np.tril_indices(model.nv, -1)
-    M[..., lower[0], lower[1]] = M[..., lower[1], lower[0]]
+    with S.Call("crba", model, data, inputs(q=q)) as call:
+        data.M = np.zeros(np.shape(data.M))
+        M = _crba_upper(call, model, data, q)
+        call.run(S.CRBA_SYMMETRIC, _symmetric_step, call, model, data)
     return M.copy()

@@ -45,7 +45,7 @@ from .jacobian import (check_joint_id, check_reference_frame, jacobian_time_vari
                        joint_jacobian_local_backward_step,
                        joint_jacobian_local_world_aligned_forward_step,
                        joint_jacobian_world_forward_step, translate_joint_jacobian)
-from .kinematics import _forward_kinematic_step, forwardKinematics
+from .kinematics import forwardKinematics, forward_kinematic_zero_step
 
 _FIX_OMI = "forwardKinematics(model, data, q) (or framesForwardKinematics)"
 _FIX_V = "forwardKinematics(model, data, q, v)"
@@ -327,7 +327,7 @@ def computeFrameJacobian(model, data, q, frame_id, reference_frame=ReferenceFram
             joint_jacobian_world_forward_step(model.joints[j], data.joints[j], model, data, q, J)
     elif rf == ReferenceFrame.LOCAL_WORLD_ALIGNED:
         for j in support:
-            _forward_kinematic_step(model.joints[j], data.joints[j], model, data, q, None, None)
+            forward_kinematic_zero_step(model.joints[j], data.joints[j], model, data, q)
         # oMf = oMi * placement
         data.oMf[f] = data.oMi[i] * frame.placement
         for j in support:

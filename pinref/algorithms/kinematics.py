@@ -9,31 +9,51 @@
 """
 
 from ..spatial import Motion
-from ..spatial._kernels import matvec
 from ._args import state
+from ._levels import Walk, crm, full, joint_calc, matvec, subspace_times, \
+    tangent_rows, widen
 
 
-def _forward_kinematic_step(jmodel, jdata, model, data, q, v, a):
-    """Mirrors ForwardKinematicZeroStep / FirstStep / SecondStep::algo (kinematics.hxx)."""
-    i = jmodel.id
-    parent = model.parents[i]
-    jmodel.calc(jdata, q, v)
-    # liMi = jointPlacements[i] * M_J
-    data.liMi[i] = model.jointPlacements[i] * jdata.M
-    # oMi = oMi[parent] * liMi
-    data.oMi[i] = data.oMi[parent] * data.liMi[i] if parent > 0 else data.liMi[i]
+def _forward_kinematic_step(level, T, data, q, v, aT, shape):
+    """Mirrors ForwardKinematicZeroStep / FirstStep / SecondStep::algo (kinematics.hxx) for the
+    joints of one level (see rnea.py's module docstring for the level steps)."""
+    i, p = level.rows, level.parent_rows
+    # jcalc(q[, v]) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J ;
+    # X = liMi.actionInverse
+    kin = joint_calc(level, T, data, q, v, shape)
+    X = kin.X
+    # oMi = oMi[parent] * liMi   (liMi if parent == 0)
+    R, t = data.liMi.rotation[i], data.liMi.translation[i]
+    if level.has_parent:
+        Rp, tp = data.oMi.rotation[p], data.oMi.translation[p]
+        data.oMi.rotation[i], data.oMi.translation[i] = Rp @ R, tp + matvec(Rp, t)
+    else:
+        data.oMi.rotation[i], data.oMi.translation[i] = R, t
     if v is None:
         return
+    V = data.v.vector
     # v_i = v_J + liMi^-1 v_parent
-    data.v[i] = jdata.v
-    if parent > 0:
-        data.v[i] = data.v[i] + data.liMi[i].actInv(data.v[parent])
-    if a is None:
+    V[i] = kin.vJ + matvec(X, V[p]) if level.has_parent else kin.vJ
+    if aT is None:
         return
+    A = data.a.vector
     # a_i = S a_J + c_J + v_i x v_J + liMi^-1 a_parent
-    Sa = Motion._wrap(matvec(jdata.S, a[..., jmodel.v_slice]))
-    data.a[i] = Sa + jdata.c + (data.v[i] ^ jdata.v)
-    data.a[i] = data.a[i] + data.liMi[i].actInv(data.a[parent])
+    Sa = subspace_times(level, kin, aT, shape)
+    if kin.c is not None:
+        Sa = Sa + kin.c
+    A[i] = Sa + matvec(crm(V[i]), kin.vJ) + matvec(X, A[p])
+
+
+def forward_kinematic_zero_step(jmodel, jdata, model, data, q):
+    """ForwardKinematicZeroStep::algo for one joint (``computeFrameJacobian`` visits only the
+    joints that support its frame): writes liMi, oMi and the joint's data."""
+    i = jmodel.id
+    parent = model.parents[i]
+    jmodel.calc(jdata, q)
+    # liMi = jointPlacements[i] * M_J
+    data.liMi[i] = model.jointPlacements[i] * jdata.M
+    # oMi = oMi[parent] * liMi   (liMi if parent == 0)
+    data.oMi[i] = data.oMi[parent] * data.liMi[i] if parent > 0 else data.liMi[i]
 
 
 def forwardKinematics(model, data, q, v=None, a=None):
@@ -52,12 +72,15 @@ def forwardKinematics(model, data, q, v=None, a=None):
     tangent = {} if v is None else ({"v": v} if a is None else {"v": v, "a": a})
     if a is not None and v is None:
         raise TypeError("forwardKinematics: a needs v (forwardKinematics(model, data, q, v, a))")
-    q, arrays, _ = state(model, q, data=data, **tangent)
-    v, a = arrays.get("v"), arrays.get("a")
+    q, arrays, shape = state(model, q, data=data, **tangent)
+    q, v, a = full(shape, q, arrays.get("v"), arrays.get("a"))
+    widen(data, shape, "liMi", "oMi", *arrays)
     if v is not None:
         data.v[0] = Motion.Zero()
     if a is not None:
         data.a[0] = Motion.Zero()
-    for i in range(1, model.njoints):
-        _forward_kinematic_step(model.joints[i], data.joints[i], model, data, q, v, a)
+    T = Walk(model, q, v)
+    aT = None if a is None else tangent_rows(a)
+    for level in T.levels:
+        _forward_kinematic_step(level, T, data, q, v, aT, shape)
     data.mark("forwardKinematics", "liMi", "oMi", *arrays)

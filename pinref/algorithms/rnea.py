@@ -15,52 +15,85 @@
 
 Gravity enters only through a_gf[0] = -gravity (the "upward acceleration" of the universe).
 fext[i] is the wrench on body i in the LOCAL frame of joint i.
+
+How the code maps to the loop above. A step function takes one tree *level* (``level.rows``:
+every joint ``i`` of one depth, a slice of the stacked caches; ``p``: their parents' rows) and
+runs each statement of Pinocchio's per-joint step for all of them at once: a joint reads only
+its parent, which an earlier level has finished, so the result is the per-joint loop's. The
+backward pass adds the children into their parents in rounds (round r: the r-th child, by
+decreasing index, of every parent), which is Pinocchio's order of the additions. Where C++
+writes ``x += y``, the code writes ``x[i] = x[i] + y``: the rows are updated as a whole, and a
+row of a stacked cache that several children share is read and written once per round.
+``X = liMi.actionInverse`` is built once per joint: ``liMi^-1 m = X m``, ``liMi f = X^T f``;
+cross products are 6x6 products (``pinref/algorithms/_levels.py``).
 """
 
 import numpy as np
 
-from ..spatial import Force, Motion
-from ..spatial._kernels import matvec, mT
-from ..tracing import traced_algorithm, traced_step
+from ..spatial import Motion
+from . import steps as S
 from ._args import external_forces, state
+from ._levels import (Walk, crf, crm, expand, full, inputs, joint_calc, matvec,
+                      subspace_times, subspace_transpose_times, tangent_rows, vecmat, widen)
 
 
-@traced_step("rnea", "RneaForwardStep", 1,
-             writes="joints[i].M joints[i].S joints[i].v joints[i].c liMi[i] v[i] a_gf[i] h[i] "
-                    "f[i]")
-def _rnea_forward_step(jmodel, jdata, model, data, q, v, a):
-    """Mirrors RneaForwardStep::algo; writes liMi, v, a_gf, h, f of joint i."""
-    i = jmodel.id
-    parent = model.parents[i]
-    jmodel.calc(jdata, q, v)
-    # liMi = jointPlacements[i] * M_J
-    data.liMi[i] = model.jointPlacements[i] * jdata.M
-    # v_i = v_J + liMi^-1 v_parent
-    data.v[i] = jdata.v
-    if parent > 0:
-        data.v[i] = data.v[i] + data.liMi[i].actInv(data.v[parent])
+def _rnea_forward_step(call, level, T, data, q, v, aT, shape):
+    """Mirrors RneaForwardStep::algo for the joints of one level; writes their liMi, v, a_gf,
+    h, f and joint data. Returns what the backward step reuses (S, X)."""
+    i, p = level.rows, level.parent_rows
+    V, A, H, F = data.v.vector, data.a_gf.vector, data.h.vector, data.f.vector
+    # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J ;
+    # X = liMi.actionInverse
+    kin = joint_calc(level, T, data, q, v, shape)
+    X = kin.X
+    # v_i = v_J + liMi^-1 v_parent   (parent > 0)
+    V[i] = kin.vJ + matvec(X, V[p]) if level.has_parent else kin.vJ
     # a_gf_i = (c_J + v_i x v_J) + S_i a_i + liMi^-1 a_gf_parent
-    data.a_gf[i] = jdata.c + (data.v[i] ^ jdata.v)
-    data.a_gf[i] = data.a_gf[i] + Motion._wrap(matvec(jdata.S, a[..., jmodel.v_slice]))
-    data.a_gf[i] = data.a_gf[i] + data.liMi[i].actInv(data.a_gf[parent])
+    bias = matvec(crm(V[i]), kin.vJ)
+    if kin.c is not None:
+        bias = kin.c + bias
+    A[i] = bias + subspace_times(level, kin, aT, shape) + matvec(X, A[p])
     # h_i = Y_i v_i ; f_i = Y_i a_gf_i + v_i x* h_i
-    data.h[i] = model.inertias[i] * data.v[i]
-    data.f[i] = model.inertias[i] * data.a_gf[i] + data.v[i].cross(data.h[i])
+    Y = expand(T.inertia_matrix[i], len(shape))
+    H[i] = matvec(Y, V[i])
+    F[i] = matvec(Y, A[i]) + matvec(crf(V[i]), H[i])
+    call.done(S.RNEA_FORWARD, level.forward_ids)
+    return kin
 
 
-@traced_step("rnea", "RneaBackwardStep", 2, writes="tau[v_i]", writes_if_parent="f[parent]")
-def _rnea_backward_step(jmodel, jdata, model, data, tau):
-    """Mirrors RneaBackwardStep::algo; accumulates tau_i and f[parent]."""
-    i = jmodel.id
-    parent = model.parents[i]
+def _fext_step(call, step, level, data, fext):
+    """The drivers' ``f[i] -= fext[i]`` right after the forward step of joint i."""
+    F = data.f.vector
+    ext = np.moveaxis(fext[..., level.id_index, :], -2, 0)            # (K, *fext batch, 6)
+    ext = ext.reshape(ext.shape[:1] + (1,) * (F.ndim - ext.ndim) + ext.shape[1:])
+    # f_i -= fext_i
+    F[level.rows] = F[level.rows] - ext
+    call.done(step, level.forward_ids)
+
+
+def _rnea_backward_step(call, level, kin, data, tauT, shape):
+    """Mirrors RneaBackwardStep::algo for the joints of one level; accumulates tau_i and
+    f[parent]."""
+    i, F = level.rows, data.f.vector
     # tau_i = S_i^T f_i
-    tau[..., jmodel.v_slice] += matvec(mT(jdata.S), data.f[i].vector)
-    # f_parent += liMi f_i
-    if parent > 0:
-        data.f[parent] = data.f[parent] + data.liMi[i].act(data.f[i])
+    subspace_transpose_times(level, kin, F[i], tauT, shape)
+    if not level.has_parent:
+        call.done(S.RNEA_BACKWARD, level.backward_ids)
+        return
+    # f_parent += liMi f_i   (= X^T f_i), children in decreasing index, one round at a time
+    Xf = vecmat(F[i], kin.X)
+    for children, parents, ids in level.rounds:
+        F[parents] = F[parents] + Xf[children]
+        call.done(S.RNEA_BACKWARD, ids)
 
 
-@traced_algorithm("rnea", watch="f", exit_step="rnea: tau += armature * a", exit_writes="tau")
+def _armature_step(call, model, data, a):
+    """``tau += armature * a``, the last statement of Pinocchio's rnea."""
+    # tau += armature * a
+    data.tau += model.armature * a
+    call.done(S.RNEA_ARMATURE, (None,))
+
+
 def rnea(model, data, q, v, a, fext=None):
     """Joint torques ``tau = ID(q, v, a[, fext])``, LOCAL frames. See the module docstring.
 
@@ -79,92 +112,111 @@ def rnea(model, data, q, v, a, fext=None):
     ``h``, ``f`` (i >= 1; ``f[0]`` untouched), ``tau``, ``joints``. ``oMi`` and ``a`` are not
     written (docs/quirks.md).
     """
+    arguments = inputs(q=q, v=v, a=a, fext=fext)
     q, arrays, shape = state(model, q, data=data, v=v, a=a)
-    v, a = arrays["v"], arrays["a"]
+    q, v, a = full(shape, q, arrays["v"], arrays["a"])
     fext = external_forces(model, fext, shape)
-    tau = np.zeros(shape + (model.nv,))
-    data.v[0] = Motion.Zero()
-    data.a_gf[0] = -model.gravity
-    for i in range(1, model.njoints):
-        _rnea_forward_step(model.joints[i], data.joints[i], model, data, q, v, a)
-        if fext is not None:
-            data.f[i] = data.f[i] - Force._wrap(fext[..., i, :])
-    for i in reversed(range(1, model.njoints)):
-        _rnea_backward_step(model.joints[i], data.joints[i], model, data, tau)
-    # tau += armature * a
-    tau += model.armature * a
-    data.tau = tau
+    widen(data, shape, "liMi", "v", "a_gf", "h", "f")
+    data.tau = np.zeros(shape + (model.nv,))
+    T = Walk(model, q, v)
+    with S.Call("rnea", model, data, arguments) as call:
+        data.v[0] = Motion.Zero()
+        data.a_gf[0] = -model.gravity
+        kins, aT = [], tangent_rows(a)
+        for level in T.levels:
+            kins.append(call.run(S.RNEA_FORWARD, _rnea_forward_step, call, level, T, data,
+                                 q, v, aT, shape))
+            if fext is not None:
+                call.run(S.RNEA_FEXT, _fext_step, call, S.RNEA_FEXT, level, data, fext)
+        tauT = tangent_rows(data.tau)
+        for level, kin in zip(reversed(T.levels), reversed(kins)):
+            call.run(S.RNEA_BACKWARD, _rnea_backward_step, call, level, kin, data, tauT, shape)
+        call.run(S.RNEA_ARMATURE, _armature_step, call, model, data, a)
+        call.shape = shape
     data.mark("rnea", "liMi", "v", "a_gf", "h", "f", "tau")
-    return tau.copy()
+    return data.tau.copy()
 
 
-def _nle_forward_step(jmodel, jdata, model, data, q, v):
-    """Mirrors NLEForwardStep::algo: RNEA's forward step with a = 0, f = Y a_gf + Y.vxiv(v).
+def _nle_forward_step(level, T, data, q, v, shape):
+    """Mirrors NLEForwardStep::algo: RNEA's forward step with a = 0; h is not written.
 
-    h is not written.
-    """
-    i = jmodel.id
-    parent = model.parents[i]
-    jmodel.calc(jdata, q, v)
-    # liMi = jointPlacements[i] * M_J
-    data.liMi[i] = model.jointPlacements[i] * jdata.M
-    # v_i = v_J + liMi^-1 v_parent
-    data.v[i] = jdata.v
-    if parent > 0:
-        data.v[i] = data.v[i] + data.liMi[i].actInv(data.v[parent])
+    Pinocchio evaluates v x* (Y v) in the closed form ``Y.vxiv(v)``; here it is the same 6x6
+    products as RNEA's (equal up to rounding)."""
+    i, p = level.rows, level.parent_rows
+    V, A, F = data.v.vector, data.a_gf.vector, data.f.vector
+    # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J ;
+    # X = liMi.actionInverse
+    kin = joint_calc(level, T, data, q, v, shape)
+    X = kin.X
+    # v_i = v_J + liMi^-1 v_parent   (parent > 0)
+    V[i] = kin.vJ + matvec(X, V[p]) if level.has_parent else kin.vJ
     # a_gf_i = (c_J + v_i x v_J) + liMi^-1 a_gf_parent
-    data.a_gf[i] = jdata.c + (data.v[i] ^ jdata.v)
-    data.a_gf[i] = data.a_gf[i] + data.liMi[i].actInv(data.a_gf[parent])
-    # f_i = Y_i a_gf_i + v_i x* (Y_i v_i)   (closed form vxiv)
-    data.f[i] = model.inertias[i] * data.a_gf[i] + model.inertias[i].vxiv(data.v[i])
+    bias = matvec(crm(V[i]), kin.vJ)
+    if kin.c is not None:
+        bias = kin.c + bias
+    A[i] = bias + matvec(X, A[p])
+    # f_i = Y_i a_gf_i + v_i x* (Y_i v_i)
+    Y = expand(T.inertia_matrix[i], len(shape))
+    F[i] = matvec(Y, A[i]) + matvec(crf(V[i]), matvec(Y, V[i]))
+    return kin
 
 
 def nonLinearEffects(model, data, q, v):
     """Coriolis, centrifugal and gravity torques ``nle = C(q, v) v + g(q)`` (= rnea(q, v, 0)).
 
     q : (..., model.nq) ; v : (..., model.nv) ; returns a copy of ``data.nle`` (..., model.nv).
-    Mirrors ``pinocchio::nonLinearEffects`` (rnea.hxx): forward step without S a, with
-    ``Y.vxiv(v)``; no armature term; ``h`` not written. Writes liMi, v, a_gf, f, nle.
+    Mirrors ``pinocchio::nonLinearEffects`` (rnea.hxx): forward step without S a; no armature
+    term; ``h`` not written. Writes liMi, v, a_gf, f, nle.
     """
     q, arrays, shape = state(model, q, data=data, v=v)
-    v = arrays["v"]
-    nle = np.zeros(shape + (model.nv,))
+    q, v = full(shape, q, arrays["v"])
+    widen(data, shape, "liMi", "v", "a_gf", "f")
+    data.nle = np.zeros(shape + (model.nv,))
+    call = S.QUIET
     data.v[0] = Motion.Zero()
     data.a_gf[0] = -model.gravity
-    for i in range(1, model.njoints):
-        _nle_forward_step(model.joints[i], data.joints[i], model, data, q, v)
-    for i in reversed(range(1, model.njoints)):
-        _rnea_backward_step(model.joints[i], data.joints[i], model, data, nle)
-    data.nle = nle
+    T = Walk(model, q, v)
+    kins = [_nle_forward_step(level, T, data, q, v, shape) for level in T.levels]
+    nleT = tangent_rows(data.nle)
+    for level, kin in zip(reversed(T.levels), reversed(kins)):
+        _rnea_backward_step(call, level, kin, data, nleT, shape)
     data.mark("nonLinearEffects", "liMi", "v", "a_gf", "f", "nle")
-    return nle.copy()
+    return data.nle.copy()
 
 
-def _gravity_forward_step(jmodel, jdata, model, data, q):
+def _gravity_forward_step(level, T, data, q, shape):
     """Mirrors ComputeGeneralizedGravityForwardStep::algo: a_gf_i = liMi^-1 a_gf_parent,
     f_i = Y_i a_gf_i."""
-    i = jmodel.id
-    parent = model.parents[i]
-    jmodel.calc(jdata, q)
-    # liMi = jointPlacements[i] * M_J
-    data.liMi[i] = model.jointPlacements[i] * jdata.M
+    i, p = level.rows, level.parent_rows
+    A, F = data.a_gf.vector, data.f.vector
+    # jcalc(q) -> M_J, S_i ; liMi = jointPlacements[i] * M_J ;
+    # X = liMi.actionInverse
+    kin = joint_calc(level, T, data, q, None, shape)
+    X = kin.X
     # a_gf_i = liMi^-1 a_gf_parent
-    data.a_gf[i] = data.liMi[i].actInv(data.a_gf[parent])
+    A[i] = matvec(X, A[p])
     # f_i = Y_i a_gf_i
-    data.f[i] = model.inertias[i] * data.a_gf[i]
+    F[i] = matvec(expand(T.inertia_matrix[i], len(shape)), A[i])
+    return kin
 
 
 def _static_torque(model, data, q, fext):
     q, _, shape = state(model, q, data=data)
+    (q,) = full(shape, q)
     fext = external_forces(model, fext, shape)
+    widen(data, shape, "liMi", "a_gf", "f")
     out = np.zeros(shape + (model.nv,))
+    call = S.QUIET
     data.a_gf[0] = -model.gravity
-    for i in range(1, model.njoints):
-        _gravity_forward_step(model.joints[i], data.joints[i], model, data, q)
+    T = Walk(model, q, None)
+    kins = []
+    for level in T.levels:
+        kins.append(_gravity_forward_step(level, T, data, q, shape))
         if fext is not None:
-            data.f[i] = data.f[i] - Force._wrap(fext[..., i, :])
-    for i in reversed(range(1, model.njoints)):
-        _rnea_backward_step(model.joints[i], data.joints[i], model, data, out)
+            _fext_step(call, S.RNEA_FEXT, level, data, fext)
+    outT = tangent_rows(out)
+    for level, kin in zip(reversed(T.levels), reversed(kins)):
+        _rnea_backward_step(call, level, kin, data, outT, shape)
     return out
 
 

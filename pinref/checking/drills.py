@@ -2,32 +2,27 @@
 
 A check suite is only worth trusting if it fails when the code is wrong. Each drill is a
 backend that misbehaves in one way the tutorials warn about, planted by wrapping the backend
-the checks call (:class:`WrappedBackend`) or, for a mistake inside pinref's ABA, by
-monkeypatching one pass for the duration of each call (a context manager that always
-restores it). pinref's files are never edited, and nothing outside the drilled backend sees
-the mutation.
+the checks call (:class:`WrappedBackend`) or, for a mistake inside pinref's ABA, through the
+core's step hook (``pinref.algorithms.steps.hooked``) for the duration of each call. pinref's
+files are never edited, no step is copied, and nothing outside the drilled backend sees the
+mutation.
 
 ``run_drills`` runs the unmutated backend first (it must pass), then each drill, and reports
 which checks caught it (verdict ``fail`` or ``error``). A drill that no check catches is a hole
 in the suite.
 """
 
-import contextlib
-import importlib
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
 import pinref
 
+from ..algorithms import steps
 from ..spatial import ANGULAR, LINEAR, Force
-from ..spatial._kernels import matvec, mT
-from ..tracing import retraced
+from ..spatial._kernels import matvec
 from .backends import Backend
 from .checks import run_checks
-
-# The module, not the function ``pinref.algorithms.aba`` that shadows it in the package.
-aba_module = importlib.import_module("pinref.algorithms.aba")
 
 
 class WrappedBackend(Backend):
@@ -135,36 +130,41 @@ class LocalJacobianWorldVelocity(WrappedBackend):
         return self.inner.frame_jacobians(q, targets, "LOCAL" if rf == "WORLD" else rf)
 
 
-def _aba_backward_step_without_Ia_c(jmodel, jdata, model, data):
-    """pinref's ``_aba_backward_step`` (pinref/algorithms/aba.py) with the Ia_i c_i term of pa_i
-    dropped: pa_i = pA_i + UDinv_i u_i, so the bias acceleration c_i never reaches the parent."""
-    i = jmodel.id
-    parent = model.parents[i]
-    iv = jmodel.v_slice
-    Ia = data.Yaba[i]
-    # u_i = tau_i - S_i^T pA_i
-    data.u[..., iv] -= matvec(mT(jdata.S), data.f[i].vector)
-    # U_i, Dinv_i, UDinv_i ; Ia_i = IA_i - UDinv_i U_i^T
-    jmodel.calc_aba(jdata, model.armature[iv], Ia, parent > 0)
-    if parent > 0:
-        # pa_i = pA_i + UDinv_i u_i          (the mutation: + Ia_i c_i is missing)
-        data.f[i] = data.f[i] + Force._wrap(matvec(jdata.UDinv, data.u[..., iv]))
-        # IA_parent += X* Ia_i X*^T ; pA_parent += liMi pa_i
-        data.Yaba[parent] += aba_module.se3_act_on_matrix(data.liMi[i], Ia)
-        data.f[parent] = data.f[parent] + data.liMi[i].act(data.f[i])
+class _WithoutIaC:
+    """A step hook (``pinref.algorithms.steps``): ABA's backward step runs with every a_gf[i]
+    (which holds the bias c_i during that pass) set to zero, so the step computes
+    pa_i = pA_i + UDinv_i u_i: the Ia_i c_i term is missing and c_i never reaches the parent.
+    a_gf is restored right after the step, so pass 3 is the real one."""
+
+    def __init__(self):
+        self.data = []
+
+    def enter(self, algorithm, model, data, inputs):
+        self.data.append(data)
+
+    def leave(self, shape):
+        self.data.pop()
+
+    def around(self, step, run):
+        if step is not steps.ABA_BACKWARD:
+            return run()
+        a_gf = self.data[-1].a_gf.vector
+        saved = a_gf[1:].copy()
+        a_gf[1:] = 0.0
+        try:
+            return run()
+        finally:
+            a_gf[1:] = saved
+
+    def done(self, step, joints):
+        pass
 
 
-@contextlib.contextmanager
 def aba_without_Ia_c():
-    """Replace pinref's ABA backward pass by the mutant for the duration of the block (traced as
-    the original is, so ``pinref.trace()`` still shows the step); the original is restored on
-    exit, whatever happens inside."""
-    original = aba_module._aba_backward_step
-    aba_module._aba_backward_step = retraced(original, _aba_backward_step_without_Ia_c)
-    try:
-        yield
-    finally:
-        aba_module._aba_backward_step = original
+    """A context manager: inside it, pinref's ABA drops the Ia_i c_i term of pa_i (through the
+    core's step hook; ``pinref.trace()`` still shows every step). Nothing is changed outside
+    the block."""
+    return steps.hooked(_WithoutIaC())
 
 
 class PatchedBackend(WrappedBackend):

@@ -10,7 +10,9 @@ import numpy as np
 
 from ..errors import NotComputedError
 from ..spatial import SE3, Force, Inertia, Motion
-from .stacks import ForceStack, InertiaStack, MatrixStack, MotionStack, SE3Stack
+from .stacks import (ForceStack, InertiaMatrixStack, JointRows, MatrixStack, MotionStack,
+                     RowJointData, SE3Stack)
+from .tree import tree
 
 
 class Data:
@@ -18,26 +20,27 @@ class Data:
 
     def __init__(self, model):
         n, nv = model.njoints, model.nv
+        pos = tree(model).pos                             # row of joint i in the stacked caches
         # --- kinematics (forwardKinematics, rnea, crba, aba) -------------------------------
-        self.oMi = SE3Stack(n)                            # placement of joint i in the world
-        self.liMi = SE3Stack(n)                           # placement of joint i in its parent
-        self.v = MotionStack(n, np.zeros(6))              # spatial velocity of body i, frame i
-        self.a = MotionStack(n, np.zeros(6))              # spatial acceleration of i, frame i
+        self.oMi = SE3Stack(pos)                          # placement of joint i in the world
+        self.liMi = SE3Stack(pos)                         # placement of joint i in its parent
+        self.v = MotionStack(pos, np.zeros(6))            # spatial velocity of body i, frame i
+        self.a = MotionStack(pos, np.zeros(6))            # spatial acceleration of i, frame i
         # spatial acceleration minus gravity, frame i; a_gf[0] = -gravity (set here too)
-        self.a_gf = MotionStack(n, np.zeros(6))
+        self.a_gf = MotionStack(pos, np.zeros(6))
         self.a_gf[0] = -model.gravity
         # --- rnea, aba ---------------------------------------------------------------------
-        self.h = ForceStack(n, np.zeros(6))               # momentum Y_i v_i of body i, frame i
-        self.f = ForceStack(n, np.zeros(6))               # joint wrench (rnea) / bias force (aba)
+        self.h = ForceStack(pos, np.zeros(6))             # momentum Y_i v_i of body i, frame i
+        self.f = ForceStack(pos, np.zeros(6))             # joint wrench (rnea) / bias force (aba)
         self.tau = np.zeros(nv)                           # rnea: joint torques         (..., nv)
         self.nle = np.zeros(nv)                           # nonLinearEffects: C v + g   (..., nv)
         self.g = np.zeros(nv)                             # computeGeneralizedGravity   (..., nv)
         # --- crba --------------------------------------------------------------------------
         self.M = np.zeros((nv, nv))                       # joint-space inertia       (..., nv, nv)
-        self.Ycrb = InertiaStack(n)                       # composite inertia of subtree i, frame i
-        self.Fcrb = MatrixStack(n, 6, nv)                 # Ycrb_k S_k moved to frame i (..., 6, nv)
+        self.Ycrb = InertiaMatrixStack(pos)               # composite inertia of subtree i, frame i
+        self.Fcrb = MatrixStack(pos, 6, nv)               # Ycrb_k S_k moved to frame i (..., 6, nv)
         # --- aba ---------------------------------------------------------------------------
-        self.Yaba = MatrixStack(n, 6, 6)                  # articulated inertia, frame i (..., 6, 6)
+        self.Yaba = MatrixStack(pos, 6, 6)                # articulated inertia, frame i (..., 6, 6)
         self.u = np.zeros(nv)                             # tau - S^T pA, per joint       (..., nv)
         self.ddq = np.zeros(nv)                           # joint accelerations           (..., nv)
         # --- frames and Jacobians (frames.hxx, jacobian.hxx); WORLD: world axes and origin --
@@ -86,6 +89,13 @@ class Data:
         self.Minv = np.zeros((nv, nv))                    # (M + diag(armature))^-1   (..., nv, nv)
         # --- joints and tree bookkeeping ---------------------------------------------------
         self.joints = [jmodel.createData() for jmodel in model.joints]
+        self.joint_rows = {}                              # Tree group rows -> JointRows
+        for level in tree(model).levels:
+            for group in level.groups:
+                if group.batched:
+                    rows = self.joint_rows[group.rows.start] = JointRows()
+                    for k, i in enumerate(group.ids):
+                        self.joints[i] = RowJointData(self.joints[i], rows, k)
         self.nvSubtree = _nv_subtree(model)               # dofs of the subtree rooted at i
         # --- which call last wrote each cache (pinref only; read by the query functions) -----
         self.written = {}                                 # cache name -> name of the call

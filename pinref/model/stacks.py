@@ -11,8 +11,11 @@ rows are broadcast), so a cache written by a batched call after a single-state o
 the per-joint lists did. ``widen(shape)`` does the same explicitly before a call writes rows.
 """
 
+import itertools
+
 import numpy as np
 
+from ..joints.base import JointData
 from ..spatial import SE3, Force, Inertia, Motion
 
 
@@ -25,9 +28,12 @@ class Stack:
 
     PARTS = ()
 
-    def __init__(self, n, *initial):
-        """``initial``: one array per part, the value of every row (broadcast), batch ``()``."""
+    def __init__(self, pos, *initial):
+        """``pos[i]``: the row of joint i (``Tree.pos``); ``initial``: one array per part, the
+        value of every row (broadcast), batch ``()``."""
         self.batch = ()
+        self.pos = pos
+        n = len(pos)
         for (name, tail), x in zip(self.PARTS, initial):
             setattr(self, name, np.broadcast_to(np.asarray(x, dtype=float), (n,) + tail).copy())
 
@@ -40,7 +46,8 @@ class Stack:
     def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
-        return self._wrap(*(getattr(self, name)[i] for name, _ in self.PARTS))
+        row = self.pos[i]
+        return self._wrap(*(getattr(self, name)[row] for name, _ in self.PARTS))
 
     def __setitem__(self, i, value):
         parts = self._parts(value)
@@ -51,8 +58,9 @@ class Stack:
                 batch = np.broadcast_shapes(batch, b)
         if batch != self.batch:
             self.widen(batch)
+        row = self.pos[i]
         for (name, _), x in zip(self.PARTS, parts):
-            getattr(self, name)[i] = x
+            getattr(self, name)[row] = x
 
     def widen(self, shape):
         """Broadcast every row to the batch shape ``shape`` (a no-op when it already has it)."""
@@ -65,6 +73,13 @@ class Stack:
             x = x.reshape(x.shape[:1] + ones + x.shape[1:])
             setattr(self, name, np.broadcast_to(x, x.shape[:1] + shape + tail).copy())
         self.batch = shape
+
+    def rows(self, name, index, shape):
+        """Rows ``index`` of part ``name`` aligned with a call on batch ``shape``: 1-axes are
+        inserted after the joint axis when the stack holds fewer batch axes (a view)."""
+        x = getattr(self, name)[index]
+        extra = len(shape) - len(self.batch)
+        return x.reshape(x.shape[:1] + (1,) * extra + x.shape[1:]) if extra else x
 
     def __repr__(self):
         return f"[{', '.join(repr(x) for x in self)}]"
@@ -94,8 +109,8 @@ class SE3Stack(Stack):
 
     PARTS = (("rotation", (3, 3)), ("translation", (3,)))
 
-    def __init__(self, n):
-        super().__init__(n, np.eye(3), np.zeros(3))
+    def __init__(self, pos):
+        super().__init__(pos, np.eye(3), np.zeros(3))
 
     def _wrap(self, R, p):
         return SE3._wrap(R, p)
@@ -104,30 +119,89 @@ class SE3Stack(Stack):
         return value.rotation, value.translation
 
 
-class InertiaStack(Stack):
-    """Inertias ``mass (njoints, *batch)``, ``lever (..., 3)``, ``inertia (..., 3, 3)``."""
+class InertiaMatrixStack(Stack):
+    """Inertias stored as their 6x6 matrices ``matrix (njoints, *batch, 6, 6)`` (CRBA's Ycrb,
+    accumulated as ``X^T Y X`` sums); ``stack[i]`` is the Inertia ``(m, c, I)`` read back from
+    the matrix ``[[m I3, -m [c]x], [m [c]x, I - m [c]x [c]x]]`` (a copy, not a view)."""
 
-    PARTS = (("mass", ()), ("lever", (3,)), ("inertia", (3, 3)))
+    PARTS = (("matrix", (6, 6)),)
 
-    def __init__(self, n):
-        super().__init__(n, 0.0, np.zeros(3), np.zeros((3, 3)))
+    def __init__(self, pos):
+        super().__init__(pos, np.zeros((6, 6)))
 
-    def _wrap(self, m, c, I):
+    def _wrap(self, Y):
+        m = Y[..., 0, 0].copy()
+        mc = Y[..., (5, 3, 4), (1, 2, 0)]                # m c from the block m [c]x
+        safe = np.where(m > 0, m, 1.0)
+        c = np.where((m > 0)[..., None], mc / safe[..., None], 0.0)
+        mcx = Y[..., 3:6, 0:3]
+        I = Y[..., 3:6, 3:6] + np.where((m > 0)[..., None, None], mcx @ mcx / safe[..., None, None], 0.0)
         return Inertia._wrap(m, c, I)
 
     def _parts(self, value):
-        return value.mass, value.lever, value.inertia
+        return (value.matrix(),)
 
 
 class MatrixStack(Stack):
     """Matrices ``matrix (njoints, *batch, rows, cols)``; ``stack[i]`` is a view of row i."""
 
-    def __init__(self, n, rows, cols):
+    def __init__(self, pos, rows, cols):
         self.PARTS = (("matrix", (rows, cols)),)
-        super().__init__(n, np.zeros((rows, cols)))
+        super().__init__(pos, np.zeros((rows, cols)))
 
     def _wrap(self, matrix):
         return matrix
 
     def _parts(self, value):
         return (np.asarray(value, dtype=float),)
+
+
+_CLOCK = itertools.count()
+
+
+class JointRows:
+    """The joint data of one group of joints computed together (``Tree`` groups): each field
+    written by the group's last calc, an array (or SE3, Motion) with the group's joint axis
+    first, and when it was written."""
+
+    def __init__(self):
+        self.fields = {}
+        self.stamps = {}
+
+    def write(self, **fields):
+        stamp = next(_CLOCK)
+        for name, value in fields.items():
+            self.fields[name] = value
+            self.stamps[name] = stamp
+
+
+def _row_field(name):
+    def get(self):
+        stamp, own = self._own[name]
+        if self._rows.stamps.get(name, -1) > stamp:
+            return self._rows.fields[name][self._k]
+        return own
+
+    def set(self, value):
+        self._own[name] = (next(_CLOCK), value)
+
+    return property(get, set)
+
+
+class RowJointData(JointData):
+    """``data.joints[i]`` of a joint whose calc runs with its group: each field is row k of what
+    the group's last calc wrote, unless it was set on this object since (``jmodel.calc(jdata,
+    q)`` called directly)."""
+
+    FIELDS = ("joint_q", "joint_v", "M", "S", "v", "c", "U", "StU", "Dinv", "UDinv")
+
+    def __init__(self, jdata, rows, k):
+        self._own = {}
+        self._rows, self._k = rows, k
+        self._shortname = jdata._shortname
+        for name in self.FIELDS:
+            setattr(self, name, getattr(jdata, name))
+
+
+for _name in RowJointData.FIELDS:
+    setattr(RowJointData, _name, _row_field(_name))

@@ -23,19 +23,8 @@ fields the step wrote. See docs/tools.md.
 live in ``pinref.tracing``.
 """
 
-from .record import (
-    Call,
-    Snapshot,
-    StepInfo,
-    Trace,
-    Write,
-    retraced,
-    trace,
-    traced_algorithm,
-    traced_step,
-)
+from .record import Call, Snapshot, Trace, Write, trace
 from .render import History, HistoryEntry, table
 
-__all__ = ["Call", "History", "HistoryEntry", "Snapshot", "StepInfo", "Trace", "Write",
-           "retraced", "table", "trace", "traced_algorithm", "traced_step"]
+__all__ = ["Call", "History", "HistoryEntry", "Snapshot", "Trace", "Write", "table", "trace"]
 

@@ -1,65 +1,32 @@
-"""Recording: the decorators the algorithms wear, and the immutable records they produce.
+"""Recording: the hook that watches the core's steps, and the immutable records it produces.
 
-Two decorators attach tracing to ``pinref/algorithms/{rnea,crba,aba}.py`` without changing a
-line of the algorithms:
+The core declares its steps once (``pinref/algorithms/steps.py``: name, algorithm, pass, the
+fields each writes) and reports each joint as it completes a step. ``with pinref.trace() as t``
+subscribes a recorder to that hook (``steps.hooked``): for every rnea, crba and aba call it
+opens a :class:`Call` (the inputs copied), and for every joint a step reports it records a
+:class:`Snapshot` holding read-only copies of the fields the step declares. A level step (all
+joints of one tree depth at once) is shown per joint; where children add into their parents,
+round by round in Pinocchio's order, each child's snapshot is taken after its round, so it holds
+what Pinocchio's per-joint loop holds after that joint.
 
-- ``traced_step(algorithm, step, pass_number, writes=..., writes_if_parent=...)`` on each step
-  function (one per Pinocchio step struct). After the step returns, every active trace records a
-  :class:`Snapshot` holding read-only copies of the fields named in ``writes``.
-- ``traced_algorithm(algorithm, ...)`` on the public drivers. It opens a *call* in each active
-  trace (the inputs are copied), watches the Data lists named in ``watch`` so that the driver's
-  inline writes between steps (``f[i] -= fext[i]``, ABA's final loop) are recorded as they
-  happen, and records what the driver writes after its last loop (``exit_writes``: the armature
-  term of RNEA and CRBA, pin.crba's symmetrisation).
+With no trace active the core pays one ``ContextVar.get()`` per call; ``benchmarks/bench_tools.py``
+measures it.
 
-With no trace active, each decorated function costs one extra Python call and one
-``ContextVar.get()``; ``benchmarks/bench_tools.py`` measures it (well under 5 % of an ABA on the
-humanoid).
-
-Field specifications (``writes``), with ``i`` the step's joint, ``parent`` its parent, ``v_i``
-its velocity slice ``[idx_v, idx_v + nv)``, ``cols_i`` the same slice as matrix columns and
-``sub_i`` the slice of its subtree ``[idx_v, idx_v + nvSubtree[i])``:
-
-==========================  ==============================================================
-``name[i]``, ``name[parent]``  element of a per-joint Data list (liMi, v, a_gf, Yaba, f, ...)
-``joints[i].name``          a field of the joint's data (M, S, v, c, U, StU, Dinv, UDinv)
-``name[v_i]``               the joint's entries of a (..., nv) vector (u, ddq, tau)
-``name[i][:, cols_i]``      columns of a (..., 6, nv) element (Fcrb); also ``sub_i``
-``name[cols_i, sub_i]``     a block of a (..., nv, nv) matrix (M)
-``name``                    a whole Data field (exit writes only: tau, M)
-==========================  ==============================================================
-
-Per-joint lists are read from ``data``; a vector over nv (``name[v_i]``) is read from the step's
-argument of that name when it has one (RNEA's ``tau``, the driver's local buffer), else from
-``data``. SE3 values are stored as ``homogeneous`` (..., 4, 4),
-Motion and Force as ``vector`` (..., 6), Inertia as ``matrix()`` (..., 6, 6).
+Field specifications (``Step.writes``), with ``i`` the step's joint, ``parent`` its parent,
+``v_i`` its velocity slice ``[idx_v, idx_v + nv)``, ``cols_i`` the same slice as matrix columns
+and ``sub_i`` the slice of its subtree ``[idx_v, idx_v + nvSubtree[i])``: see
+``pinref/algorithms/steps.py``. SE3 values are stored as ``homogeneous`` (..., 4, 4), Motion
+and Force as ``vector`` (..., 6), Inertia as ``matrix()`` (..., 6, 6).
 """
 
-import contextvars
-import functools
-import inspect
 import re
 import types
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..algorithms import steps as core
 from ..spatial import SE3, Force, Inertia, Motion
-from . import steps as S
-
-_ACTIVE = contextvars.ContextVar("pinref_trace_recorders", default=())
-
-# Inline code of the drivers, before, between or after the step loops: (algorithm, the step
-# recorded last, None before the first) -> (name, pass number (0: the driver's set-up), kind).
-# kind "own": the written index is the joint; kind "child": ABA's final loop, where the joint
-# is the child i whose wrench is added into f[parent].
-INLINE = {
-    ("aba", None): (S.ABA_INIT, 0, "own"),
-    ("aba", S.ABA_FORWARD1): (S.ABA_FEXT, 1, "own"),
-    ("aba", S.ABA_FORWARD2): (S.ABA_FINAL_LOOP, 4, "child"),
-    ("aba", S.ABA_FINAL_LOOP): (S.ABA_FINAL_LOOP, 4, "child"),
-    ("rnea", S.RNEA_FORWARD): (S.RNEA_FEXT, 1, "own"),
-}
 
 
 # --- the records -------------------------------------------------------------------------
@@ -244,103 +211,48 @@ class Trace:
         return f"<pinref Trace: {len(self._calls)} call(s), {len(self._snapshots)} snapshots>"
 
 
-# --- the recorder --------------------------------------------------------------------------
+# --- the recorder ------------------------------------------------------------------------
 
-
-class _CallBuilder:
-    """The open call of one recorder (mutable while the driver runs)."""
-
-    def __init__(self, number, algorithm, model, data, inputs):
-        self.number, self.algorithm, self.model, self.data = number, algorithm, model, data
-        self.inputs = inputs
-        self.depth = 1            # nested traced drivers (crba -> crba_upper)
-        self.first = None         # position of the call's first snapshot
-        self.last_step = None     # step name of the call's last snapshot
-        self.last_pass = 1
-        self.next_child = None    # ABA's final loop: the child whose wrench comes next
+TRACED = ("rnea", "crba", "aba")
 
 
 class _Recorder:
-    """Feeds one Trace; one per active ``with pinref.trace()`` block."""
+    """Feeds one Trace; the hook of one active ``with pinref.trace()`` block."""
 
     def __init__(self, trace):
         self.trace = trace
-        self.in_step = 0
-        self.open = None
+        self.open = None          # (Call number, algorithm, model, data, inputs, first position)
+        self.depth = 0
 
     def enter(self, algorithm, model, data, inputs):
-        if self.open is not None:
-            self.open.depth += 1
-            return
-        self.open = _CallBuilder(len(self.trace._calls), algorithm, model, data, inputs)
+        self.depth += 1
+        if self.depth == 1 and algorithm in TRACED:
+            self.open = (len(self.trace._calls), algorithm, model, data, _inputs(inputs),
+                         len(self.trace._snapshots))
 
     def leave(self, shape):
-        call = self.open
-        call.depth -= 1
-        if call.depth > 0:
+        self.depth -= 1
+        if self.depth or self.open is None:
             return
+        number, algorithm, model, _, inputs, first = self.open
         self.open = None
-        first = len(self.trace._snapshots) if call.first is None else call.first
-        self.trace._calls.append(Call(call.number, call.algorithm, call.model,
-                                      types.MappingProxyType(call.inputs), tuple(shape),
-                                      tuple(self.trace._snapshots[first:])))
+        self.trace._calls.append(Call(number, algorithm, model, types.MappingProxyType(inputs),
+                                      tuple(shape), tuple(self.trace._snapshots[first:])))
 
-    def add(self, step, pass_number, joint, writes):
-        call = self.open
-        model = call.model
-        position = len(self.trace._snapshots)
-        if call.first is None:
-            call.first = position
-        parent = None if joint is None else model.parents[joint]
-        name = "" if joint is None else model.names[joint]
-        self.trace._snapshots.append(Snapshot(position, call.number, call.algorithm, step,
-                                              pass_number, joint, name, parent, tuple(writes)))
-        call.last_step, call.last_pass = step, pass_number
+    def around(self, step, run):
+        return run()
 
-    def inline_write(self, cache, k, value):
-        """The driver wrote ``data.<cache>[k] = value`` outside any step."""
-        call = self.open
-        if call is None:
+    def done(self, step, joints):
+        if self.open is None:
             return
-        rule = INLINE.get((call.algorithm, call.last_step))
-        write = Write(cache, k, None, None, _frozen(value), f"{cache}[{k}]")
-        if rule is None:
-            self.add(f"{call.algorithm}: {cache}[{k}] = ...", call.last_pass, None, [write])
-            return
-        step, pass_number, kind = rule
-        joint = k
-        if kind == "child":
-            if call.next_child is None:
-                call.next_child = call.model.njoints - 1
-            joint = call.next_child
-            call.next_child -= 1
-            if joint < 1 or call.model.parents[joint] != k:
-                joint = None
-        self.add(step, pass_number, joint, [write])
-
-
-class _WatchedList:
-    """A Data cache (``data.f``) that tells the recorders about writes made outside the steps."""
-
-    def __init__(self, stack, recorders, cache):
-        self._stack = stack
-        self._recorders = recorders
-        self._cache = cache
-
-    def __len__(self):
-        return len(self._stack)
-
-    def __iter__(self):
-        return iter(self._stack)
-
-    def __getitem__(self, k):
-        return self._stack[k]
-
-    def __setitem__(self, k, value):
-        self._stack[k] = value
-        for rec in self._recorders:
-            if not rec.in_step:
-                rec.inline_write(self._cache, k, value)
+        number, algorithm, model, data, _, _ = self.open
+        for i in joints:
+            writes = [_read(kind, groups, model, data, i) for kind, groups in _specs(step, model, i)]
+            parent = None if i is None else model.parents[i]
+            name = "" if i is None else model.names[i]
+            self.trace._snapshots.append(Snapshot(len(self.trace._snapshots), number, algorithm,
+                                                  step.name, step.pass_number, i, name, parent,
+                                                  tuple(writes)))
 
 
 class trace:
@@ -352,14 +264,15 @@ class trace:
 
     def __init__(self):
         self._trace = Trace()
-        self._token = None
+        self._hooked = None
 
     def __enter__(self):
-        self._token = _ACTIVE.set(_ACTIVE.get() + (_Recorder(self._trace),))
+        self._hooked = core.hooked(_Recorder(self._trace))
+        self._hooked.__enter__()
         return self._trace
 
     def __exit__(self, *exc):
-        _ACTIVE.reset(self._token)
+        self._hooked.__exit__(*exc)
         return False
 
 
@@ -373,6 +286,7 @@ _SPEC = [
     (re.compile(r"^(\w+)\[cols_i, *sub_i\]$"), "block"),
     (re.compile(r"^(\w+)$"), "whole"),
 ]
+_PARSED = {}
 
 
 def _parse(spec):
@@ -380,18 +294,23 @@ def _parse(spec):
         m = pattern.match(spec)
         if m:
             return kind, m.groups()
-    raise ValueError(f"traced_step: cannot read the field specification {spec!r}")
+    raise ValueError(f"cannot read the field specification {spec!r}")
 
 
-def _split(specs):
-    if isinstance(specs, str):   # split at blanks, except those after a comma ("[:, sub_i]")
-        specs = re.split(r"(?<!,)\s+", specs.strip()) if specs.strip() else ()
-    return tuple(_parse(s) for s in specs)
+def _specs(step, model, i):
+    """The parsed fields ``step`` writes for joint ``i`` (its ``writes_if_parent`` when the
+    joint's parent is not the universe)."""
+    key = (step, i is not None and i > 0 and model.parents[i] > 0)
+    if key not in _PARSED:
+        _PARSED[key] = tuple(_parse(f) for f in step.writes + (step.writes_if_parent
+                                                                if key[1] else ()))
+    return _PARSED[key]
 
 
-def _ranges(jmodel, data):
+def _ranges(model, data, i):
+    jmodel = model.joints[i]
     v = (jmodel.idx_v, jmodel.idx_v + jmodel.nv)
-    sub = (jmodel.idx_v, jmodel.idx_v + data.nvSubtree[jmodel.id])
+    sub = (jmodel.idx_v, jmodel.idx_v + data.nvSubtree[i])
     return {"v_i": v, "cols_i": v, "sub_i": sub}
 
 
@@ -399,193 +318,40 @@ def _fmt_range(r):
     return f"{r[0]}:{r[1]}"
 
 
-def _read(kind, groups, source, i, parent, jdata, ranges, args=None):
-    """(Write) for one parsed spec; ``args`` the step's arguments by name."""
+def _read(kind, groups, model, data, i):
+    """The :class:`Write` of one parsed field for joint ``i`` (None: a whole field)."""
+    if kind == "whole":
+        (name,) = groups
+        return Write(name, None, None, None, _frozen(getattr(data, name)), name)
+    ranges, parent = _ranges(model, data, i), model.parents[i]
     if kind == "joint":
         (name,) = groups
-        return Write(f"joints.{name}", i, None, None, _frozen(getattr(jdata, name)),
+        return Write(f"joints.{name}", i, None, None, _frozen(getattr(data.joints[i], name)),
                      f"joints[{i}].{name}")
     if kind == "element":
         name, which = groups
         k = i if which == "i" else parent
-        return Write(name, k, None, None, _frozen(source(name)[k]), f"{name}[{k}]")
+        return Write(name, k, None, None, _frozen(getattr(data, name)[k]), f"{name}[{k}]")
     if kind == "columns":
         name, which, cols = groups
         k, c = (i if which == "i" else parent), ranges[cols]
-        value = np.asarray(source(name)[k])[..., slice(*c)]
+        value = np.asarray(getattr(data, name)[k])[..., slice(*c)]
         return Write(name, k, None, c, _frozen(value), f"{name}[{k}][:, {_fmt_range(c)}]")
     if kind == "entries":
         (name,) = groups
         r = ranges["v_i"]
-        vector = args[name] if args and name in args else source(name)
-        return Write(name, None, r, None, _frozen(np.asarray(vector)[..., slice(*r)]),
+        return Write(name, None, r, None, _frozen(np.asarray(getattr(data, name))[..., slice(*r)]),
                      f"{name}[{_fmt_range(r)}]")
-    if kind == "block":
-        (name,) = groups
-        r, c = ranges["cols_i"], ranges["sub_i"]
-        value = np.asarray(source(name))[..., slice(*r), slice(*c)]
-        return Write(name, None, r, c, _frozen(value),
-                     f"{name}[{_fmt_range(r)}, {_fmt_range(c)}]")
     (name,) = groups
-    return Write(name, None, None, None, _frozen(source(name)), name)
-
-
-@dataclass(frozen=True)
-class StepInfo:
-    """What a ``traced_step`` decorator says about its step function."""
-
-    algorithm: str
-    step: str
-    pass_number: int
-    writes: tuple
-    writes_if_parent: tuple
-    params: tuple
-
-
-def traced_step(algorithm, step, pass_number, writes=(), writes_if_parent=()):
-    """Decorate the step function that mirrors Pinocchio's ``step`` struct.
-
-    ``writes``: the fields the step writes (module docstring for the syntax), recorded after
-    each call; ``writes_if_parent``: those it writes only when the joint has a parent joint
-    (``parent > 0``). The step function's first four parameters are
-    ``(jmodel, jdata, model, data)``. Steps run outside a traced rnea, crba or aba call (e.g.
-    by nonLinearEffects) are not recorded.
-    """
-    def decorate(fn):
-        params = tuple(inspect.signature(fn).parameters)
-        info = StepInfo(algorithm, step, pass_number, _split(writes), _split(writes_if_parent),
-                        params)
-
-        @functools.wraps(fn)
-        def traced(*args, **kwargs):
-            recorders = _ACTIVE.get()
-            if not recorders:
-                return fn(*args, **kwargs)
-            return _run_step(info, fn, recorders, args, kwargs)
-
-        traced.step_info = info
-        return traced
-
-    return decorate
-
-
-def retraced(step_function, replacement):
-    """``replacement`` decorated as ``step_function`` is (same algorithm, step, writes): to swap
-    a step for an experiment (e.g. a deliberately broken one) and still see it in traces."""
-    info = step_function.step_info
-    return traced_step(info.algorithm, info.step, info.pass_number,
-                       [_unparse(s) for s in info.writes],
-                       [_unparse(s) for s in info.writes_if_parent])(replacement)
-
-
-def _unparse(parsed):
-    kind, groups = parsed
-    if kind == "joint":
-        return f"joints[i].{groups[0]}"
-    if kind == "element":
-        return f"{groups[0]}[{groups[1]}]"
-    if kind == "columns":
-        return f"{groups[0]}[{groups[1]}][:, {groups[2]}]"
-    if kind == "entries":
-        return f"{groups[0]}[v_i]"
-    if kind == "block":
-        return f"{groups[0]}[cols_i, sub_i]"
-    return groups[0]
-
-
-def _run_step(info, fn, recorders, args, kwargs):
-    for rec in recorders:
-        rec.in_step += 1
-    try:
-        out = fn(*args, **kwargs)
-    finally:
-        for rec in recorders:
-            rec.in_step -= 1
-    bound = dict(zip(info.params, args))
-    bound.update(kwargs)
-    jmodel, jdata, model, data = (bound[p] for p in info.params[:4])
-    i = jmodel.id
-    parent = model.parents[i]
-    ranges = _ranges(jmodel, data)
-
-    def source(name):
-        return getattr(data, name)
-
-    specs = info.writes + (info.writes_if_parent if parent > 0 else ())
-    writes = None
-    for rec in recorders:
-        if rec.open is None or rec.open.algorithm != info.algorithm:
-            continue
-        if writes is None:
-            writes = [_read(kind, groups, source, i, parent, jdata, ranges, bound)
-                      for kind, groups in specs]
-        rec.add(info.step, info.pass_number, i, writes)
-    return out
-
-
-def traced_algorithm(algorithm, watch=(), exit_step=None, exit_writes=()):
-    """Decorate a driver (rnea, crba, crba_upper, aba) so that traces record its calls.
-
-    ``watch``: Data lists whose writes outside the steps are recorded (``"f"``: the fext
-    subtraction and ABA's final loop); ``exit_step``/``exit_writes``: a name for what the driver
-    does after its last loop and the fields it leaves (recorded when it returns). The driver's
-    first parameters are ``(model, data, ...)``; the rest are copied as the call's inputs.
-    """
-    watch = tuple(watch.split() if isinstance(watch, str) else watch)
-    exits = _split(exit_writes)
-
-    def decorate(fn):
-        sig = inspect.signature(fn)
-
-        @functools.wraps(fn)
-        def traced(*args, **kwargs):
-            recorders = _ACTIVE.get()
-            if not recorders:
-                return fn(*args, **kwargs)
-            return _run_algorithm(algorithm, watch, exit_step, exits, fn, sig, recorders,
-                                  args, kwargs)
-
-        return traced
-
-    return decorate
+    r, c = ranges["cols_i"], ranges["sub_i"]
+    value = np.asarray(getattr(data, name))[..., slice(*r), slice(*c)]
+    return Write(name, None, r, c, _frozen(value), f"{name}[{_fmt_range(r)}, {_fmt_range(c)}]")
 
 
 def _inputs(arguments):
     out = {}
     for name, value in arguments.items():
-        if name in ("model", "data", "convention") or value is None:
-            continue
         if isinstance(value, (list, tuple)):     # fext as a list of Force
             value = np.stack(np.broadcast_arrays(*[np.asarray(f.vector) for f in value]), -2)
         out[name] = _frozen(value)
-    return out
-
-
-def _run_algorithm(algorithm, watch, exit_step, exits, fn, sig, recorders, args, kwargs):
-    bound = sig.bind(*args, **kwargs)
-    model, data = bound.arguments["model"], bound.arguments["data"]
-    inputs = _inputs(bound.arguments)
-    for rec in recorders:
-        rec.enter(algorithm, model, data, inputs)
-    saved = {name: getattr(data, name) for name in watch}
-    for name, stack in saved.items():
-        setattr(data, name, _WatchedList(stack, recorders, name))
-    shape = ()
-    try:
-        out = fn(*args, **kwargs)
-        shape = np.shape(out)[:-1] if np.ndim(out) else ()
-        if algorithm == "crba":
-            shape = np.shape(out)[:-2]
-        if exit_step is not None:
-            writes = [_read(kind, groups, lambda n: getattr(data, n), None, None, None, {})
-                      for kind, groups in exits]
-            for rec in recorders:
-                if rec.open is not None:
-                    rec.add(exit_step, rec.open.last_pass, None, writes)
-    finally:
-        for name, stack in saved.items():
-            setattr(data, name, stack)
-        for rec in recorders:
-            if rec.open is not None:
-                rec.leave(shape)
     return out

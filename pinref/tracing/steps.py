@@ -1,31 +1,30 @@
 """The names of the stops a trace records, as Pinocchio 3.8.0's code names them.
 
-Step structs (algorithm/aba.hxx, rnea.hxx, crba.hxx) and, for code that the drivers run inline
-between or after their loops, ``"<driver>: <statement>"``. ``pinref.compare`` keys its
-reference values by these names; the decorators in pinref/algorithms spell them out in full so
-that each step function shows the struct it mirrors.
+The core declares its steps (``pinref/algorithms/steps.py``); these are their names: step
+structs (algorithm/aba.hxx, rnea.hxx, crba.hxx) and, for statements the drivers run between or
+after their loops, ``"<driver>: <statement>"``. ``pinref.compare`` keys its reference values by
+these names.
 """
 
-ABA_INIT = "abaLocalConvention: f[0].setZero()"
-ABA_FORWARD1 = "AbaLocalConventionForwardStep1"
-ABA_FEXT = "abaLocalConvention: f[i] -= fext[i]"
-ABA_BACKWARD = "AbaLocalConventionBackwardStep"
-ABA_FORWARD2 = "AbaLocalConventionForwardStep2"
-ABA_FINAL_LOOP = "abaLocalConvention: f[parent] += liMi[i].act(f[i])"
+from ..algorithms import steps as _core
 
-RNEA_FORWARD = "RneaForwardStep"
-RNEA_FEXT = "rnea: f[i] -= fext[i]"
-RNEA_BACKWARD = "RneaBackwardStep"
-RNEA_ARMATURE = "rnea: tau += armature * a"
+ABA_INIT = _core.ABA_INIT.name
+ABA_FORWARD1 = _core.ABA_FORWARD1.name
+ABA_FEXT = _core.ABA_FEXT.name
+ABA_BACKWARD = _core.ABA_BACKWARD.name
+ABA_FORWARD2 = _core.ABA_FORWARD2.name
+ABA_FINAL_LOOP = _core.ABA_FINAL_LOOP.name
 
-CRBA_FORWARD = "CrbaLocalConventionForwardStep"
-CRBA_BACKWARD = "CrbaLocalConventionBackwardStep"
-CRBA_ARMATURE = "crbaLocalConvention: M.diagonal() += armature"
-CRBA_SYMMETRIC = "crba (Python binding): make_symmetric(M)"
+RNEA_FORWARD = _core.RNEA_FORWARD.name
+RNEA_FEXT = _core.RNEA_FEXT.name
+RNEA_BACKWARD = _core.RNEA_BACKWARD.name
+RNEA_ARMATURE = _core.RNEA_ARMATURE.name
+
+CRBA_FORWARD = _core.CRBA_FORWARD.name
+CRBA_BACKWARD = _core.CRBA_BACKWARD.name
+CRBA_ARMATURE = _core.CRBA_ARMATURE.name
+CRBA_SYMMETRIC = _core.CRBA_SYMMETRIC.name
 
 # Every stop of each algorithm, in the order its passes run them.
-STEPS = {
-    "aba": (ABA_INIT, ABA_FORWARD1, ABA_FEXT, ABA_BACKWARD, ABA_FORWARD2, ABA_FINAL_LOOP),
-    "rnea": (RNEA_FORWARD, RNEA_FEXT, RNEA_BACKWARD, RNEA_ARMATURE),
-    "crba": (CRBA_FORWARD, CRBA_BACKWARD, CRBA_ARMATURE, CRBA_SYMMETRIC),
-}
+STEPS = {algorithm: tuple(step.name for step in steps)
+         for algorithm, steps in _core.STEPS.items()}

@@ -7,7 +7,6 @@ and those of tests/models.check_hidden_caches; the report's numbers must be thos
 by hand from both Data objects.
 """
 
-import importlib
 import json
 import sys
 from pathlib import Path
@@ -23,8 +22,6 @@ from pinref.compare import DiffReport, compare
 from pinref.errors import ModelError, NotNormalizedError, ShapeError, URDFError
 from pinref.tracing import steps as S
 
-ABA = importlib.import_module("pinref.algorithms.aba")
-RNEA = importlib.import_module("pinref.algorithms.rnea")
 
 
 @pytest.mark.parametrize("name", ["tutorial", "manipulator", "humanoid"])
@@ -186,31 +183,46 @@ def test_at_rest_the_missing_term_is_invisible(broken_aba):
     assert compare(model, st["q"], np.zeros((2, 8)), tau=st["tau"], algorithm="aba").agree
 
 
-def test_broken_rnea_forward_step(monkeypatch):
-    original = RNEA._rnea_forward_step.__wrapped__
+class _AfterStep:
+    """A step hook (pinref.algorithms.steps) that runs ``change(data, joint)`` on each joint as
+    it completes ``step``, before the trace (opened later, inside compare) records it."""
 
-    def off_by_gravity(jmodel, jdata, model, data, q, v, a):
-        original(jmodel, jdata, model, data, q, v, a)
-        if jmodel.id == 2:
+    def __init__(self, step, change):
+        self.step, self.change, self.data = step, change, []
+
+    def enter(self, algorithm, model, data, inputs):
+        self.data.append(data)
+
+    def leave(self, shape):
+        self.data.pop()
+
+    def around(self, step, run):
+        return run()
+
+    def done(self, step, joints):
+        if step is self.step:
+            for i in joints:
+                self.change(self.data[-1], i)
+
+
+def test_broken_rnea_forward_step():
+    def off_by_gravity(data, i):
+        if i == 2:
             data.h[2] = data.h[2] * 1.5
 
-    monkeypatch.setattr(RNEA, "_rnea_forward_step",
-                        pinref.tracing.retraced(RNEA._rnea_forward_step, off_by_gravity))
-    d = compare("tutorial", states=2, algorithm="rnea")["rnea"].first_divergence
+    with pinref.algorithms.steps.hooked(_AfterStep(pinref.algorithms.steps.RNEA_FORWARD,
+                                                   off_by_gravity)):
+        d = compare("tutorial", states=2, algorithm="rnea")["rnea"].first_divergence
     assert (d.step, d.joint_id, d.field) == (S.RNEA_FORWARD, 2, "h[2]")
 
 
-def test_an_end_state_only_difference(monkeypatch):
+def test_an_end_state_only_difference():
     """A cache no stop writes is still compared at the end (here: oMi)."""
-    original = ABA._aba_forward_step2.__wrapped__
+    def touch(data, i):
+        data.oMi[i] = data.liMi[i]
 
-    def touch(jmodel, jdata, model, data):
-        original(jmodel, jdata, model, data)
-        data.oMi[jmodel.id] = data.liMi[jmodel.id]
-
-    monkeypatch.setattr(ABA, "_aba_forward_step2",
-                        pinref.tracing.retraced(ABA._aba_forward_step2, touch))
-    d = compare("tutorial", states=2, algorithm="aba")["aba"].first_divergence
+    with pinref.algorithms.steps.hooked(_AfterStep(pinref.algorithms.steps.ABA_FORWARD2, touch)):
+        d = compare("tutorial", states=2, algorithm="aba")["aba"].first_divergence
     assert d.step == "end state" and d.pass_number is None and d.cache == "oMi"
 
 

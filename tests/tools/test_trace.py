@@ -176,7 +176,8 @@ def test_tracing_changes_nothing(tutorial):
         np.testing.assert_array_equal(plain.f[i].vector, traced.f[i].vector)
         np.testing.assert_array_equal(plain.Yaba[i], traced.Yaba[i])
     assert type(traced.f) is type(plain.f)   # the watched cache is gone after the call
-    assert ABA.aba.__wrapped__.__name__ == "aba" and "ddq = FD" in pinref.aba.__doc__
+    assert pinref.aba is ABA.aba and "ddq = FD" in pinref.aba.__doc__
+    assert pinref.algorithms.aba is ABA          # the package names the module
 
 
 def test_batched_trace_keeps_the_batch_axes():
@@ -248,21 +249,31 @@ def test_a_thread_outside_the_block_is_not_traced(tutorial):
     assert len(t) == 0 and seen == [7]
 
 
-def test_retraced_replacement_is_recorded(tutorial, monkeypatch):
+def test_a_step_hook_sees_every_step_and_the_trace_still_records(tutorial):
+    """The core's step hook (pinref.algorithms.steps): a second hook wrapping each step (as the
+    drills do) runs around every step, and the trace records the steps as before."""
     model, st = tutorial
-    calls = []
-    original = ABA._aba_backward_step.__wrapped__
+    seen = []
 
-    def spy(jmodel, jdata, model_, data):
-        calls.append(jmodel.id)
-        return original(jmodel, jdata, model_, data)
+    class Spy:
+        def enter(self, algorithm, model, data, inputs):
+            seen.append(("enter", algorithm))
 
-    monkeypatch.setattr(ABA, "_aba_backward_step",
-                        pinref.tracing.retraced(ABA._aba_backward_step, spy))
-    t, _, _ = _run(model, "aba", st)
-    assert calls == [3, 2, 1]
+        def leave(self, shape):
+            seen.append(("leave", shape))
+
+        def around(self, step, run):
+            seen.append(step.name)
+            return run()
+
+        def done(self, step, joints):
+            pass
+
+    with pinref.algorithms.steps.hooked(Spy()):
+        t, _, _ = _run(model, "aba", st)
+    assert seen[0] == ("enter", "aba") and seen[-1] == ("leave", ())
+    assert seen.count(S.ABA_BACKWARD) == 3          # one level step per joint of the chain
     assert [s.joint for s in t.select(step=S.ABA_BACKWARD)] == [3, 2, 1]
-    assert ABA._aba_backward_step.step_info.writes_if_parent
 
 
 # --- the views ---------------------------------------------------------------------------

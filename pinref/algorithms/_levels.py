@@ -1,0 +1,258 @@
+"""What the level steps share: joint calc by group, placements, 6x6 action kernels, S products.
+
+A level step works on the rows ``level.rows`` of the stacked caches (``pinref/model/stacks.py``:
+``(njoints, *batch, ...)``, joints level by level, see ``pinref/model/tree.py``). Arrays here
+have the joint axis first: ``(K, *batch, 6)`` for K joints. Model constants ``(K, 6, 6)`` are
+aligned with ``expand`` (1-axes for the batch).
+
+6x6 kernels: with ``X = liMi.actionInverse`` built once per joint and pass, ``liMi.actInv(m) =
+X m``, ``liMi.act(f) = X^T f`` and ``liMi.act(Y) = X^T Y X`` (Pinocchio's ``SE3actOn``);
+``a ^ b = crm(a) b`` and ``v x* f = crf(v) f``. They round differently from Pinocchio's
+structured formulas, well inside the project's 1e-12.
+"""
+
+import numpy as np
+
+from ..errors import NotPositiveDefiniteError
+from ..joints.prismatic import JointModelPrismaticTpl
+from ..model.tree import tree
+from ..spatial import Motion
+from ..spatial._kernels import motion_action, motion_dual_action, se3_action_inverse
+
+
+def inputs(**arguments):
+    """The call's arguments for the hooks, as they were given (None left out)."""
+    return lambda: {k: x for k, x in arguments.items() if x is not None}
+
+
+class Walk:
+    """The model's Tree for one call, with q and v as ``tangent_rows`` (``rows``)."""
+
+    def __init__(self, model, q, v):
+        self.tree = tree(model)
+        self.levels = self.tree.levels
+        self.inertia_matrix = self.tree.inertia_matrix
+        self.placement_rotation = self.tree.placement_rotation
+        self.placement_translation = self.tree.placement_translation
+        self.rows = (tangent_rows(q), None if v is None else tangent_rows(v))
+
+
+def full(shape, *arrays):
+    """Each array broadcast to the batch ``shape`` (read-only views)."""
+    return [None if x is None else np.broadcast_to(x, shape + x.shape[-1:]) for x in arrays]
+
+
+def widen(data, shape, *caches):
+    """The stacked caches a call writes, given the call's batch shape."""
+    for name in caches:
+        getattr(data, name).widen(shape)
+
+
+def expand(x, nb):
+    """Constants ``(K, *tail)`` as ``(K, 1 * nb, *tail)`` to broadcast with a batch of nb axes."""
+    return x.reshape(x.shape[:1] + (1,) * nb + x.shape[1:]) if nb else x
+
+
+def matvec(A, x):
+    """``A x`` over leading axes."""
+    return np.matvec(A, x)
+
+
+def vecmat(x, A):
+    """``A^T x`` over leading axes."""
+    return np.vecmat(x, A)
+
+
+def crm(m):
+    """6x6 ``crm(m)`` with ``crm(a) b = a ^ b``."""
+    return motion_action(m)
+
+
+def crf(m):
+    """6x6 ``crf(m) = -crm(m)^T`` with ``crf(v) f = v x* f``."""
+    return motion_dual_action(m)
+
+
+def action_inverse(R, p):
+    """``X = liMi.actionInverse`` = ``[[R^T, -R^T [p]x], [0, R^T]]`` for rows ``(K, *batch)``."""
+    return se3_action_inverse(R, p)
+
+
+def tangent_rows(x):
+    """``x (*shape, n)`` as a view ``(n, *shape)``: entries first, so that a group's entries are
+    one gather (``segments``) and ``x[..., v_i]`` can be written through it."""
+    return np.moveaxis(x, -1, 0)
+
+
+def segments(xT, index, n, shape):
+    """The entries ``index`` (n per joint) of ``xT = tangent_rows(x)`` as ``(K, *shape, n)``."""
+    y = xT[index]
+    if n == 1:
+        return y.reshape((len(index),) + shape + (1,))
+    return np.moveaxis(y.reshape((len(index) // n, n) + shape), 1, -1)
+
+
+def scatter(outT, index, y, shape, add=0):
+    """``out[v_i] = y_i`` (``add`` +1 / -1: ``+= y_i`` / ``-= y_i``) for a group's joints,
+    through ``outT = tangent_rows(out)``; ``y (K, *shape, n)``."""
+    if y.shape[-1] == 1:
+        y = y.reshape(y.shape[:-1])
+    else:
+        y = np.moveaxis(y, -1, 1).reshape((len(index),) + shape)
+    if add > 0:
+        outT[index] += y
+    elif add < 0:
+        outT[index] -= y
+    else:
+        outT[index] = y
+
+
+def joint_row(x, k):
+    """Joint k's value of a group's field: ``x[k]``, or ``x`` when the field is one constant
+    (tail only) shared by the group."""
+    return x if x.ndim == 2 else x[k]
+
+
+def _rows(x, tail):
+    """A joint data field: the joint axis added in front, unless it is a constant (tail only)."""
+    return x if x.ndim == tail else x[None]
+
+
+class Kinematics:
+    """What ``jcalc`` gave for the joints of one level: ``vJ (K, *batch, 6)`` (or None without
+    v), ``c`` (None where every c_J is zero), per group ``S`` (``(Kg | 1, ..., 6, nv)``)."""
+
+    __slots__ = ("vJ", "c", "S", "X", "D", "inertia")
+
+
+class _JointTransforms:
+    """``M_J`` of each joint of a group, built on access from the group's coordinates
+    (``rows[k]`` is joint k's SE3, as its own ``calc`` writes it)."""
+
+    __slots__ = ("template", "qg")
+
+    def __init__(self, template, qg):
+        self.template, self.qg = template, qg
+
+    def __getitem__(self, k):
+        return self.template._transform(self.qg[k])
+
+
+def joint_calc(level, T, data, q, v, shape):
+    """``jcalc(q[, v])`` and ``liMi = jointPlacements[i] * M_J`` for every joint of the level,
+    one call per group; writes the joints' data and ``data.liMi`` and returns a
+    :class:`Kinematics` with ``X = liMi.actionInverse`` ``(K, *shape, 6, 6)``.
+
+    A group of frame-axis 1-dof joints evaluates liMi and X as affine maps of its coordinates
+    (``Tree``'s ``affine`` constants: one product for the group); any other joint runs its own
+    ``calc`` and the SE3 product."""
+    qT, vT = T.rows
+    kin = Kinematics()
+    kin.S, vJ, c, X = [], [], [], []
+    R_all, p_all = data.liMi.rotation, data.liMi.translation
+    nb, B = len(shape), int(np.prod(shape))
+    for group in level.groups:
+        K, rows = len(group.ids), group.rows
+        if group.batched:
+            R0, RW, X0, XW, p0, pW = group.affine
+            qg = segments(qT, group.q_index, group.nq, shape)
+            if group.nq == 2 or isinstance(group.template, JointModelPrismaticTpl):
+                x = qg                                          # (cos, sin) as given, or d
+            else:
+                x = np.concatenate((np.cos(qg), np.sin(qg)), -1)
+            x = x.reshape(K, B, x.shape[-1])
+            # liMi = jointPlacements[i] * M_J = (R0 + x RW, p0 + d pW)
+            R_all[rows] = (R0[:, None] + x @ RW).reshape((K,) + shape + (3, 3))
+            if isinstance(group.template, JointModelPrismaticTpl):
+                p_all[rows] = (p0[:, None] + x * pW[:, None]).reshape((K,) + shape + (3,))
+            else:
+                p_all[rows] = expand(p0, nb)
+            # X = liMi.actionInverse = X0 + x XW
+            X.append((X0[:, None] + x @ XW).reshape((K,) + shape + (6, 6)))
+            fields = {"joint_q": qg, "M": _JointTransforms(group.template, qg)}
+            if v is not None:
+                vg = segments(vT, group.v_index, 1, shape)
+                vJ.append(vg * group.template._S_col)
+                fields.update(joint_v=vg, v=Motion._wrap(vJ[-1]))
+            data.joint_rows[rows.start].write(**fields)
+            S = group.template._S
+            c.append(None)
+        else:
+            jdata = data.joints[group.ids[0]]
+            group.jmodels[0].calc(jdata, q, v)
+            M, S = jdata.M, jdata.S
+            # liMi = jointPlacements[i] * M_J = (R_P R_J, p_P + R_P p_J)
+            RP = expand(T.placement_rotation[rows], nb)
+            pP = expand(T.placement_translation[rows], nb)
+            R_all[rows] = RP @ M.rotation
+            p_all[rows] = pP + matvec(RP, M.translation)
+            # X = liMi.actionInverse
+            X.append(action_inverse(R_all[rows], p_all[rows]))
+            vJ.append(None if v is None else _rows(jdata.v.vector, 1))
+            cj = jdata.c.vector
+            c.append(None if not cj.any() and cj.ndim == 1 else _rows(cj, 1))
+        kin.S.append(_rows(S, 2))
+    kin.X = X[0] if len(X) == 1 else np.concatenate(
+        [np.broadcast_to(x, (len(g.ids),) + shape + (6, 6)) for g, x in zip(level.groups, X)])
+    kin.vJ = None if v is None else level_array(level, vJ, shape, 6)
+    kin.c = None if all(x is None for x in c) else level_array(level, c, shape, 6)
+    return kin
+
+
+def level_array(level, parts, shape, n):
+    """One ``(K, *shape, n)`` array from the groups' parts (None: zeros)."""
+    if len(parts) == 1 and parts[0] is not None and parts[0].shape[1:-1] == shape:
+        return parts[0]
+    out = np.zeros((len(level.ids),) + shape + (n,))
+    lo = level.rows.start
+    for group, x in zip(level.groups, parts):
+        if x is not None:
+            out[group.rows.start - lo:group.rows.stop - lo] = x
+    return out
+
+
+def subspace_times(level, kin, xT, shape):
+    """``S_i x_i`` for every joint of the level, ``xT = tangent_rows(x)`` -> ``(K, *shape, 6)``."""
+    parts = [matvec(S, segments(xT, group.v_index, group.nv, shape))
+             for group, S in zip(level.groups, kin.S)]
+    return level_array(level, parts, shape, 6)
+
+
+def subspace_transpose_times(level, kin, f, outT, shape, add=1):
+    """``out[v_i] += S_i^T f_i`` (``add=-1``: ``-=``) for every joint of the level, through
+    ``outT = tangent_rows(out)``, ``f (K, *shape, 6)``."""
+    lo = level.rows.start
+    for group, S in zip(level.groups, kin.S):
+        fg = f[group.rows.start - lo:group.rows.stop - lo]
+        scatter(outT, group.v_index, vecmat(fg, S), shape, add)
+
+
+def joint_calc_aba(level, data, armature, Ia, shape):
+    """``jmodel.calc_aba(jdata, armature_i, Ia_i, update_I = parent > 0)`` for every joint of
+    the level, one call per group (``Ia (K, *shape, 6, 6)``, the level's rows of Yaba, updated
+    in place); returns per group ``(Dinv, UDinv)`` with the joint axis first."""
+    out = []
+    lo = level.rows.start
+    for group in level.groups:
+        I = Ia[group.rows.start - lo:group.rows.stop - lo]
+        if group.batched:
+            tmp = group.scratch
+            arm = armature[group.v_index].reshape((len(group.ids),) + (1,) * len(shape) + (1, 1))
+            try:
+                group.template.calc_aba(tmp, arm, I, level.has_parent)
+            except NotPositiveDefiniteError:
+                _raise_for_joint(group, data, armature, I)
+            data.joint_rows[group.rows.start].write(U=tmp.U, StU=tmp.StU, Dinv=tmp.Dinv,
+                                                    UDinv=tmp.UDinv)
+            out.append((tmp.Dinv, tmp.UDinv))
+        else:
+            jmodel, jdata = group.jmodels[0], data.joints[group.ids[0]]
+            jmodel.calc_aba(jdata, armature[jmodel.v_slice], I[0], level.has_parent)
+            out.append((_rows(jdata.Dinv, 2), _rows(jdata.UDinv, 2)))
+    return out
+
+
+def _raise_for_joint(group, data, armature, I):
+    """The NotPositiveDefiniteError of the first joint of the group whose block fails."""
+    for k, jmodel in enumerate(group.jmodels):
+        jmodel.calc_aba(jmodel.createData(), armature[jmodel.v_slice], I[k].copy(), False)

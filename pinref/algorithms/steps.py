@@ -1,0 +1,155 @@
+"""The steps of rnea, crba and aba, declared once, and the hook through which tools watch them.
+
+Each :class:`Step` names what it mirrors (Pinocchio's step struct, or ``"<driver>: <statement>"``
+for a statement Pinocchio's driver runs between its loops), its algorithm, its pass (counted
+from 1; 0 for the driver's set-up) and the Data fields it writes for each joint ``i``:
+
+==========================  ==============================================================
+``name[i]``, ``name[parent]``  row of a per-joint cache (liMi, v, a_gf, Yaba, f, ...)
+``joints[i].name``          a field of the joint's data (M, S, v, c, U, StU, Dinv, UDinv)
+``name[v_i]``               the joint's entries of a (..., nv) vector (u, ddq, tau)
+``name[i][:, cols_i]``      columns of a (..., 6, nv) row (Fcrb); also ``sub_i``
+``name[cols_i, sub_i]``     a block of a (..., nv, nv) matrix (M)
+``name``                    a whole field (steps without a joint: tau, M)
+==========================  ==============================================================
+
+``writes_if_parent`` lists the fields written only when the joint's parent is not the universe.
+
+The drivers run every step through :func:`run`. With no hook active that is a plain call. A hook
+(``pinref.tracing`` records, ``pinref.checking.drills`` plants mutations) is an object with
+``enter(algorithm, model, data, inputs)`` and ``leave(shape)`` around each driver call,
+``around(step, run)`` around each step (it must call ``run()``), and ``done(step, joints)``
+after the joints ``joints`` (ids, in Pinocchio's loop order) have completed the step: a level
+step reports its joints at its end, or round by round where children add into their parents.
+The algorithms import nothing from the tools; the tools subscribe with :func:`hooked`.
+"""
+
+import contextlib
+import contextvars
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a pass (see the module docstring)."""
+
+    algorithm: str
+    name: str
+    pass_number: int
+    writes: tuple = ()
+    writes_if_parent: tuple = ()
+
+
+def _step(algorithm, name, pass_number, writes="", writes_if_parent=""):
+    split = lambda text: tuple(_fields(text))
+    return Step(algorithm, name, pass_number, split(writes), split(writes_if_parent))
+
+
+def _fields(text):
+    """Split at blanks, except those after a comma (``Fcrb[i][:, sub_i]``)."""
+    out, word = [], ""
+    for part in text.split(" "):
+        if not part:
+            continue
+        if word.endswith(","):
+            word += " " + part
+        else:
+            if word:
+                out.append(word)
+            word = part
+    if word:
+        out.append(word)
+    return out
+
+
+ABA_INIT = _step("aba", "abaLocalConvention: f[0].setZero()", 0, "f[i]")
+ABA_FORWARD1 = _step("aba", "AbaLocalConventionForwardStep1", 1,
+                     "joints[i].M joints[i].S joints[i].v joints[i].c liMi[i] v[i] a_gf[i] "
+                     "Yaba[i] h[i] f[i]")
+ABA_FEXT = _step("aba", "abaLocalConvention: f[i] -= fext[i]", 1, "f[i]")
+ABA_BACKWARD = _step("aba", "AbaLocalConventionBackwardStep", 2,
+                     "u[v_i] joints[i].U joints[i].StU joints[i].Dinv joints[i].UDinv Yaba[i]",
+                     "f[i] Yaba[parent] f[parent]")
+ABA_FORWARD2 = _step("aba", "AbaLocalConventionForwardStep2", 3, "a_gf[i] ddq[v_i] a[i] f[i]")
+ABA_FINAL_LOOP = _step("aba", "abaLocalConvention: f[parent] += liMi[i].act(f[i])", 4,
+                       "f[parent]")
+
+RNEA_FORWARD = _step("rnea", "RneaForwardStep", 1,
+                     "joints[i].M joints[i].S joints[i].v joints[i].c liMi[i] v[i] a_gf[i] h[i] "
+                     "f[i]")
+RNEA_FEXT = _step("rnea", "rnea: f[i] -= fext[i]", 1, "f[i]")
+RNEA_BACKWARD = _step("rnea", "RneaBackwardStep", 2, "tau[v_i]", "f[parent]")
+RNEA_ARMATURE = _step("rnea", "rnea: tau += armature * a", 2, "tau")
+
+CRBA_FORWARD = _step("crba", "CrbaLocalConventionForwardStep", 1,
+                     "joints[i].M joints[i].S liMi[i] Ycrb[i]")
+CRBA_BACKWARD = _step("crba", "CrbaLocalConventionBackwardStep", 2,
+                      "Fcrb[i][:, cols_i] M[cols_i, sub_i]", "Ycrb[parent] Fcrb[parent][:, sub_i]")
+CRBA_ARMATURE = _step("crba", "crbaLocalConvention: M.diagonal() += armature", 2, "M")
+CRBA_SYMMETRIC = _step("crba", "crba (Python binding): make_symmetric(M)", 2, "M")
+
+# Every step of each algorithm, in the order its passes run them.
+STEPS = {
+    "aba": (ABA_INIT, ABA_FORWARD1, ABA_FEXT, ABA_BACKWARD, ABA_FORWARD2, ABA_FINAL_LOOP),
+    "rnea": (RNEA_FORWARD, RNEA_FEXT, RNEA_BACKWARD, RNEA_ARMATURE),
+    "crba": (CRBA_FORWARD, CRBA_BACKWARD, CRBA_ARMATURE, CRBA_SYMMETRIC),
+}
+
+_HOOKS = contextvars.ContextVar("pinref_step_hooks", default=())
+
+
+@contextlib.contextmanager
+def hooked(hook):
+    """Activate ``hook`` for the calls made in the block (in this context only)."""
+    token = _HOOKS.set(_HOOKS.get() + (hook,))
+    try:
+        yield hook
+    finally:
+        _HOOKS.reset(token)
+
+
+class Call:
+    """One driver call as the hooks see it: ``with Call(...) as call:`` then
+    ``call.run(step, fn, *args)`` for each step, and ``call.done(step, joints)`` from inside a
+    step's function (no-ops without hooks)."""
+
+    __slots__ = ("hooks", "algorithm", "model", "data", "inputs", "shape")
+
+    def __init__(self, algorithm, model, data, inputs):
+        self.hooks = _HOOKS.get()
+        self.algorithm, self.model, self.data, self.inputs = algorithm, model, data, inputs
+        self.shape = ()
+
+    def __enter__(self):
+        for hook in self.hooks:
+            hook.enter(self.algorithm, self.model, self.data, self.inputs())
+        return self
+
+    def __exit__(self, *exc):
+        for hook in self.hooks:
+            hook.leave(self.shape)
+        return False
+
+    def run(self, step, fn, *args):
+        """``fn(*args)``, wrapped by every hook's ``around``."""
+        if not self.hooks:
+            return fn(*args)
+        body = lambda: fn(*args)
+        for hook in reversed(self.hooks):
+            body = (lambda h, inner: lambda: h.around(step, inner))(hook, body)
+        return body()
+
+    def done(self, step, joints):
+        """Joints ``joints`` (ids, Pinocchio's loop order) have completed ``step``."""
+        for hook in self.hooks:
+            hook.done(step, joints)
+
+
+class _Quiet:
+    """The ``call`` of the drivers that no hook watches (nonLinearEffects, gravity, ...)."""
+
+    def done(self, step, joints):
+        pass
+
+
+QUIET = _Quiet()

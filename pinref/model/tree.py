@@ -1,0 +1,185 @@
+"""The tree as the level passes walk it: joints by depth and kind, and the model's constants.
+
+Pinocchio's passes visit the joints one by one in index order (forward) or reverse index order
+(backward). A joint's step reads only its parent's values, so every joint of one depth (a tree
+*level*) can take its step at once. ``Tree(model)`` orders the joints level by level and, within
+a level, by joint kind (the joint class, for the kinds whose ``calc`` runs on a whole group:
+``BATCHED``; every other joint is a group of its own), so that the rows of one level and of one
+group are slices of the stacked caches (``pinref/model/stacks.py``).
+
+Children add into their parent in Pinocchio's order, the decreasing joint index: ``rounds`` of a
+level split it so that round r holds the r-th child (by decreasing index) of every parent, and no
+parent appears twice in a round.
+
+The model's constants in row order (``inertia_matrix``, the joint placements) are built here
+once; ``tree(model)`` rebuilds them when a joint, an inertia or a placement of the model has
+been replaced since (armature and gravity are read at each call).
+"""
+
+import numpy as np
+
+from ..joints.prismatic import JointModelPrismaticTpl
+from ..joints.revolute import JointModelRevoluteTpl
+from ..joints.revolute_unbounded import JointModelRevoluteUnboundedTpl
+from ..spatial._kernels import se3_action_inverse, skew
+
+# Joint classes whose calc and calc_aba run on a whole group at once (frame-axis 1-dof joints).
+BATCHED = (JointModelRevoluteTpl, JointModelRevoluteUnboundedTpl, JointModelPrismaticTpl)
+
+
+def _index(rows):
+    """``rows`` (a list of row numbers) as a slice when they are consecutive, else an array."""
+    if len(rows) and list(rows) == list(range(rows[0], rows[0] + len(rows))):
+        return slice(rows[0], rows[0] + len(rows))
+    return np.array(rows, dtype=np.intp)
+
+
+class Group:
+    """The joints of one level and one kind: rows ``rows`` (a slice) of the stacked caches."""
+
+    def __init__(self, model, ids, lo):
+        self.ids = ids
+        self.jmodels = [model.joints[i] for i in ids]
+        self.rows = slice(lo, lo + len(ids))
+        first = self.jmodels[0]
+        self.batched = isinstance(first, BATCHED)
+        self.nq, self.nv = first.nq, first.nv
+        self.q_index = np.concatenate([np.arange(j.idx_q, j.idx_q + j.nq) for j in self.jmodels])
+        self.v_index = np.concatenate([np.arange(j.idx_v, j.idx_v + j.nv) for j in self.jmodels])
+        if self.batched:
+            # the group's calc: the joint model itself, reading a (K, ..., nq) "q" at idx 0
+            self.template = type(first)()
+            self.template.setIndexes(first.id, 0, 0)
+            self.scratch = self.template.createData()
+            self.affine = _affine_placements(model, first, ids)
+
+
+def _affine_placements(model, first, ids):
+    """The group's ``liMi`` and ``X = liMi.actionInverse`` as affine maps of the joint
+    coordinates x (``(cos q, sin q)`` for the revolute joints, ``d`` for the prismatic ones):
+    ``R = R0 + x @ RW``, ``X = X0 + x @ XW``, ``p = p0`` (revolute) or ``p0 + d pW`` (prismatic).
+    Constants per joint ``(K, n, 9)`` / ``(K, n, 36)``, from ``liMi = jointPlacements[i] * M_J``
+    with M_J linear in x (``M_J = (B0 + c Bc + s Bs, 0)`` or ``(I3, d e)``)."""
+    k = first.axis
+    e = np.eye(3)[k]
+    R0, RW, X0, XW, p0, pW = [], [], [], [], [], []
+    for i in ids:
+        P = model.jointPlacements[i]
+        RP, pP = P.rotation, P.translation
+        if isinstance(first, JointModelPrismaticTpl):
+            R0.append(RP.reshape(9))
+            RW.append(np.zeros((1, 9)))
+            X0.append(se3_action_inverse(RP, pP).reshape(36))
+            XW.append(_linear_action_inverse(np.zeros((3, 3)), RP, RP @ e)[None])
+            p0.append(pP)
+            pW.append(RP @ e)
+        else:
+            B0 = np.outer(e, e)
+            Bc, Bs = np.eye(3) - B0, skew(e)
+            R0.append((RP @ B0).reshape(9))
+            RW.append(np.stack([(RP @ Bc).reshape(9), (RP @ Bs).reshape(9)]))
+            X0.append(_linear_action_inverse(RP @ B0, None, pP).reshape(36))
+            XW.append(np.stack([_linear_action_inverse(RP @ B, None, pP).reshape(36)
+                                for B in (Bc, Bs)]))
+            p0.append(pP)
+            pW.append(np.zeros(3))
+    return tuple(np.array(x) for x in (R0, RW, X0, XW, p0, pW))
+
+
+def _linear_action_inverse(M, R, p):
+    """``[[M^T, -M^T [p]x], [0, M^T]]`` (``se3_action_inverse`` is linear in R for a fixed p);
+    with ``R`` given: ``[[0, -R^T [p]x], [0, 0]]``, the part linear in p."""
+    out = np.zeros((6, 6))
+    if R is None:
+        out[:3, :3] = out[3:, 3:] = M.T
+        out[:3, 3:] = -(M.T @ skew(p))
+    else:
+        out[:3, 3:] = -(R.T @ skew(p))
+    return out.reshape(36)
+
+
+class Level:
+    """The joints of one depth: rows ``rows`` of the caches, their parents' rows, groups, rounds."""
+
+    def __init__(self, model, pos, ids, lo):
+        self.ids = ids
+        self.forward_ids = tuple(sorted(ids))               # Pinocchio's loop order, forward
+        self.backward_ids = self.forward_ids[::-1]          # and backward
+        self.rows = slice(lo, lo + len(ids))
+        self.id_index = np.array(ids, dtype=np.intp)        # joint ids, row order
+        self.has_parent = model.parents[ids[0]] > 0
+        self.parent_rows = _index([pos[model.parents[i]] for i in ids])
+        self.groups = []
+        start = 0
+        while start < len(ids):
+            end = start + 1
+            kind = type(model.joints[ids[start]])
+            if isinstance(model.joints[ids[start]], BATCHED):
+                while end < len(ids) and type(model.joints[ids[end]]) is kind:
+                    end += 1
+            self.groups.append(Group(model, ids[start:end], lo + start))
+            start = end
+        self.v_index = np.concatenate([g.v_index for g in self.groups])
+        # rounds: (local indices of the children, their parents' rows), children of one parent in
+        # decreasing index, round r taking the r-th of every parent
+        children = {}
+        for k, i in sorted(enumerate(ids), key=lambda e: -e[1]):
+            children.setdefault(model.parents[i], []).append(k)
+        self.rounds = []
+        for r in range(max(len(c) for c in children.values())):
+            local = sorted(c[r] for c in children.values() if len(c) > r)
+            self.rounds.append((_index(local), _index([pos[model.parents[ids[k]]]
+                                                        for k in local]),
+                                tuple(sorted((ids[k] for k in local), reverse=True))))
+
+
+def _kind_key(model, i):
+    jmodel = model.joints[i]
+    return (type(jmodel).__name__, i) if not isinstance(jmodel, BATCHED) else \
+        (type(jmodel).__name__, -1)
+
+
+class Tree:
+    """Joint order of the stacked caches (``order[row] = joint id``, ``pos[id] = row``), levels,
+    and the model's constants in row order."""
+
+    def __init__(self, model):
+        depth = [0] * model.njoints
+        for i in range(1, model.njoints):
+            depth[i] = depth[model.parents[i]] + 1
+        by_level = {}
+        for i in range(1, model.njoints):
+            by_level.setdefault(depth[i], []).append(i)
+        self.order = [0]
+        for d in sorted(by_level):
+            self.order += sorted(by_level[d], key=lambda i: (_kind_key(model, i), i))
+        self.pos = [0] * model.njoints
+        for row, i in enumerate(self.order):
+            self.pos[i] = row
+        self.levels = []
+        lo = 1
+        for d in sorted(by_level):
+            ids = self.order[lo:lo + len(by_level[d])]
+            self.levels.append(Level(model, self.pos, ids, lo))
+            lo += len(ids)
+        self.key = _fingerprint(model)
+        # constants, row order
+        self.inertia_matrix = np.stack([model.inertias[i].matrix() for i in self.order])
+        self.placement_rotation = np.stack([model.jointPlacements[i].rotation for i in self.order])
+        self.placement_translation = np.stack([model.jointPlacements[i].translation
+                                               for i in self.order])
+
+
+def _fingerprint(model):
+    return (model.njoints, tuple(map(id, model.joints)), tuple(map(id, model.inertias)),
+            tuple(map(id, model.jointPlacements)))
+
+
+def tree(model):
+    """The model's Tree, built on first use and again after the model's joints, inertias or
+    placements were replaced or extended."""
+    cached = model.__dict__.get("_tree")
+    if cached is None or cached.key != _fingerprint(model):
+        cached = Tree(model)
+        model.__dict__["_tree"] = cached
+    return cached
