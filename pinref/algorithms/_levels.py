@@ -14,6 +14,7 @@ structured formulas, well inside the project's 1e-12.
 import numpy as np
 
 from ..errors import NotPositiveDefiniteError
+from ..joints._axis import affine_eval
 from ..joints.prismatic import JointModelPrismaticTpl
 from ..model.tree import tree
 from ..spatial import Motion
@@ -119,10 +120,11 @@ def _rows(x, tail):
 
 
 class Kinematics:
-    """What ``jcalc`` gave for the joints of one level: ``vJ (K, *batch, 6)`` (or None without
-    v), ``c`` (None where every c_J is zero), per group ``S`` (``(Kg | 1, ..., 6, nv)``)."""
+    """What ``jcalc`` and the placements gave for every joint of the tree, rows of the stacked
+    caches: ``X = liMi.actionInverse (n, *batch, 6, 6)``, ``vJ (n, *batch, 6)`` (None without
+    v), ``c`` (None where every c_J is zero)."""
 
-    __slots__ = ("vJ", "c", "S", "X", "D", "inertia")
+    __slots__ = ("X", "vJ", "c")
 
 
 class _JointTransforms:
@@ -138,65 +140,84 @@ class _JointTransforms:
         return self.template._transform(self.qg[k])
 
 
-def joint_calc(level, T, data, q, v, shape):
-    """``jcalc(q[, v])`` and ``liMi = jointPlacements[i] * M_J`` for every joint of the level,
-    one call per group; writes the joints' data and ``data.liMi`` and returns a
-    :class:`Kinematics` with ``X = liMi.actionInverse`` ``(K, *shape, 6, 6)``.
+def joint_calc(T, data, q, v, shape):
+    """``jcalc(q[, v])`` and ``liMi = jointPlacements[i] * M_J`` for every joint, one call per
+    kind of joint (they read no parent, so they run before the level loop, once per pass);
+    writes the joints' data and ``data.liMi`` and returns a :class:`Kinematics`.
 
-    A group of frame-axis 1-dof joints evaluates liMi and X as affine maps of its coordinates
-    (``Tree``'s ``affine`` constants: one product for the group); any other joint runs its own
+    The frame-axis 1-dof joints of one kind evaluate liMi and X as affine maps of their
+    coordinates (``Tree``'s ``affine`` constants, evaluated elementwise for the whole kind, so
+    that a state gives the same bits alone or in a batch); any other joint runs its own
     ``calc`` and the SE3 product."""
     qT, vT = T.rows
+    n, nb, B = len(T.tree.order), len(shape), int(np.prod(shape))
     kin = Kinematics()
-    kin.S, vJ, c, X = [], [], [], []
+    kin.X = X = np.empty((n,) + shape + (6, 6))
+    kin.vJ = None if v is None else np.zeros((n,) + shape + (6,))
+    kin.c = None
     R_all, p_all = data.liMi.rotation, data.liMi.translation
-    nb, B = len(shape), int(np.prod(shape))
-    for group in level.groups:
+    for group in T.tree.kinds:
         K, rows = len(group.ids), group.rows
         if group.batched:
             R0, RW, X0, XW, p0, pW = group.affine
+            prismatic = isinstance(group.template, JointModelPrismaticTpl)
             qg = segments(qT, group.q_index, group.nq, shape)
-            if group.nq == 2 or isinstance(group.template, JointModelPrismaticTpl):
+            if group.nq == 2 or prismatic:
                 x = qg                                          # (cos, sin) as given, or d
             else:
                 x = np.concatenate((np.cos(qg), np.sin(qg)), -1)
             x = x.reshape(K, B, x.shape[-1])
             # liMi = jointPlacements[i] * M_J = (R0 + x RW, p0 + d pW)
-            R_all[rows] = (R0[:, None] + x @ RW).reshape((K,) + shape + (3, 3))
-            if isinstance(group.template, JointModelPrismaticTpl):
-                p_all[rows] = (p0[:, None] + x * pW[:, None]).reshape((K,) + shape + (3,))
+            R_all[rows] = affine_eval(x, RW, R0).reshape((K,) + shape + (3, 3))
+            if prismatic:
+                p_all[rows] = (p0 + x * pW).reshape((K,) + shape + (3,))
             else:
-                p_all[rows] = expand(p0, nb)
+                p_all[rows] = expand(p0[:, 0], nb)
             # X = liMi.actionInverse = X0 + x XW
-            X.append((X0[:, None] + x @ XW).reshape((K,) + shape + (6, 6)))
+            X[rows] = affine_eval(x, XW, X0).reshape((K,) + shape + (6, 6))
             fields = {"joint_q": qg, "M": _JointTransforms(group.template, qg)}
             if v is not None:
                 vg = segments(vT, group.v_index, 1, shape)
-                vJ.append(vg * group.template._S_col)
-                fields.update(joint_v=vg, v=Motion._wrap(vJ[-1]))
-            data.joint_rows[rows.start].write(**fields)
-            S = group.template._S
-            c.append(None)
+                vJ = vg * group.template._S_col
+                kin.vJ[rows] = vJ
+                fields.update(joint_v=vg, v=Motion._wrap(vJ))
+            data.joint_rows[group.key].write(**fields)
         else:
             jdata = data.joints[group.ids[0]]
             group.jmodels[0].calc(jdata, q, v)
-            M, S = jdata.M, jdata.S
+            M = jdata.M
             # liMi = jointPlacements[i] * M_J = (R_P R_J, p_P + R_P p_J)
             RP = expand(T.placement_rotation[rows], nb)
             pP = expand(T.placement_translation[rows], nb)
             R_all[rows] = RP @ M.rotation
             p_all[rows] = pP + matvec(RP, M.translation)
             # X = liMi.actionInverse
-            X.append(action_inverse(R_all[rows], p_all[rows]))
-            vJ.append(None if v is None else _rows(jdata.v.vector, 1))
-            cj = jdata.c.vector
-            c.append(None if not cj.any() and cj.ndim == 1 else _rows(cj, 1))
-        kin.S.append(_rows(S, 2))
-    kin.X = X[0] if len(X) == 1 else np.concatenate(
-        [np.broadcast_to(x, (len(g.ids),) + shape + (6, 6)) for g, x in zip(level.groups, X)])
-    kin.vJ = None if v is None else level_array(level, vJ, shape, 6)
-    kin.c = None if all(x is None for x in c) else level_array(level, c, shape, 6)
+            X[rows] = action_inverse(R_all[rows], p_all[rows])
+            if v is not None:
+                kin.vJ[rows] = jdata.v.vector
+                cj = jdata.c.vector
+                if cj.any() or cj.ndim > 1:
+                    if kin.c is None:
+                        kin.c = np.zeros((n,) + shape + (6,))
+                    kin.c[rows] = cj
     return kin
+
+
+def subspaces(level, data):
+    """S of every group of the level: the kind's constant S, or the joint's data S with the
+    joint axis first."""
+    return [group.template._S if group.batched else _rows(data.joints[group.ids[0]].S, 2)
+            for group in level.groups]
+
+
+def kind_subspace_times(T, data, xT, shape):
+    """``S_i x_i`` for every joint (``xT = tangent_rows(x)``), rows of the caches
+    ``(n, *shape, 6)``; one product per kind (they read no parent)."""
+    out = np.zeros((len(T.tree.order),) + shape + (6,))
+    for group in T.tree.kinds:
+        S = group.template._S if group.batched else _rows(data.joints[group.ids[0]].S, 2)
+        out[group.rows] = matvec(S, segments(xT, group.v_index, group.nv, shape))
+    return out
 
 
 def level_array(level, parts, shape, n):
@@ -211,18 +232,19 @@ def level_array(level, parts, shape, n):
     return out
 
 
-def subspace_times(level, kin, xT, shape):
-    """``S_i x_i`` for every joint of the level, ``xT = tangent_rows(x)`` -> ``(K, *shape, 6)``."""
-    parts = [matvec(S, segments(xT, group.v_index, group.nv, shape))
-             for group, S in zip(level.groups, kin.S)]
+def subspace_times(level, S, xT, shape):
+    """``S_i x_i`` for every joint of the level (``S``: ``subspaces(level, data)``), ``xT =
+    tangent_rows(x)`` -> ``(K, *shape, 6)``."""
+    parts = [matvec(S_g, segments(xT, group.v_index, group.nv, shape))
+             for group, S_g in zip(level.groups, S)]
     return level_array(level, parts, shape, 6)
 
 
-def subspace_transpose_times(level, kin, f, outT, shape, add=1):
-    """``out[v_i] += S_i^T f_i`` (``add=-1``: ``-=``) for every joint of the level, through
-    ``outT = tangent_rows(out)``, ``f (K, *shape, 6)``."""
+def subspace_transpose_times(level, S, f, outT, shape, add=1):
+    """``out[v_i] += S_i^T f_i`` (``add=-1``: ``-=``) for every joint of the level (``S``:
+    ``subspaces(level, data)``), through ``outT = tangent_rows(out)``, ``f (K, *shape, 6)``."""
     lo = level.rows.start
-    for group, S in zip(level.groups, kin.S):
+    for group, S in zip(level.groups, S):
         fg = f[group.rows.start - lo:group.rows.stop - lo]
         scatter(outT, group.v_index, vecmat(fg, S), shape, add)
 
@@ -242,8 +264,8 @@ def joint_calc_aba(level, data, armature, Ia, shape):
                 group.template.calc_aba(tmp, arm, I, level.has_parent)
             except NotPositiveDefiniteError:
                 _raise_for_joint(group, data, armature, I)
-            data.joint_rows[group.rows.start].write(U=tmp.U, StU=tmp.StU, Dinv=tmp.Dinv,
-                                                    UDinv=tmp.UDinv)
+            data.joint_rows[group.key].write(U=tmp.U, StU=tmp.StU, Dinv=tmp.Dinv,
+                                             UDinv=tmp.UDinv)
             out.append((tmp.Dinv, tmp.UDinv))
         else:
             jmodel, jdata = group.jmodels[0], data.joints[group.ids[0]]

@@ -30,7 +30,8 @@ X* = liMi[i].dualAction = X^T with X = liMi[i].actionInverse, so ``X* Ia X*^T = 
 The steps work on a tree level at a time, as in rnea.py (its module docstring says how a level
 step maps to Pinocchio's per-joint loop and why ``x = x + y`` where C++ writes ``+=``); the
 backward step and the final loop add the children into their parents round by round, in
-Pinocchio's order.
+Pinocchio's order. jcalc and liMi, which read no parent, run for every joint before the first
+level loop.
 """
 
 import numpy as np
@@ -40,81 +41,78 @@ from ..spatial import Force, Motion
 from . import steps as S
 from ._args import Convention, check_local, external_forces, state
 from ._levels import (Walk, crf, crm, expand, full, inputs, joint_calc, joint_calc_aba,
-                      level_array, matvec, segments, scatter, subspace_times, subspace_transpose_times,
-                      tangent_rows, vecmat, widen)
+                      level_array, matvec, scatter, segments, subspace_times, subspaces,
+                      subspace_transpose_times, tangent_rows, vecmat, widen)
 from .rnea import _fext_step
 
 
-def _aba_forward_step1(call, level, T, data, q, v, shape):
-    """Mirrors AbaLocalConventionForwardStep1::algo for the joints of one level; writes their
-    liMi, v, a_gf (= c_i), Yaba, h, f and joint data. Returns what later steps reuse (S, X)."""
+def _aba_forward_step1(call, level, kin, T, data, shape):
+    """Mirrors AbaLocalConventionForwardStep1::algo for the joints of one level (jcalc and liMi
+    ran before the level loop: ``kin``); writes their v, a_gf (= c_i), Yaba, h, f."""
     i, p = level.rows, level.parent_rows
     V, A, H, F = data.v.vector, data.a_gf.vector, data.h.vector, data.f.vector
-    # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J ;
-    # X = liMi.actionInverse
-    kin = joint_calc(level, T, data, q, v, shape)
-    X = kin.X
+    X, vJ = kin.X[i], kin.vJ[i]
     # v_i = v_J + liMi^-1 v_parent   (parent > 0)
-    V[i] = kin.vJ + matvec(X, V[p]) if level.has_parent else kin.vJ
+    V[i] = vJ + matvec(X, V[p]) if level.has_parent else vJ
     # c_i = c_J + v_i x v_J   (held in a_gf until pass 3)
-    bias = matvec(crm(V[i]), kin.vJ)
-    A[i] = bias if kin.c is None else kin.c + bias
+    bias = matvec(crm(V[i]), vJ)
+    A[i] = bias if kin.c is None else kin.c[i] + bias
     # IA_i = Y_i ; h_i = Y_i v_i ; pA_i = v_i x* h_i
     Y = expand(T.inertia_matrix[i], len(shape))
     data.Yaba.matrix[i] = Y
     H[i] = matvec(Y, V[i])
     F[i] = matvec(crf(V[i]), H[i])
     call.done(S.ABA_FORWARD1, level.forward_ids)
-    return kin
 
 
 def _aba_backward_step(call, level, kin, model, data, uT, shape):
     """Mirrors AbaLocalConventionBackwardStep::algo for the joints of one level; eliminates
-    each joint i into its parent."""
+    each joint i into its parent. Returns the joints' (Dinv, UDinv) by group."""
     i, A, F = level.rows, data.a_gf.vector, data.f.vector
     Ia = data.Yaba.matrix[i]
     # u_i = tau_i - S_i^T pA_i
-    subspace_transpose_times(level, kin, F[i], uT, shape, add=-1)
+    subspace_transpose_times(level, subspaces(level, data), F[i], uT, shape, add=-1)
     # U_i = IA_i S_i ; Dinv_i = (S_i^T U_i + armature_i)^-1 ; UDinv_i ; Ia_i = IA_i - UDinv_i U_i^T
-    kin.D = joint_calc_aba(level, data, model.armature, Ia, shape)
+    D = joint_calc_aba(level, data, model.armature, Ia, shape)
     if not level.has_parent:
         call.done(S.ABA_BACKWARD, level.backward_ids)
-        return
+        return D
     # pa_i = pA_i + (Ia_i c_i + UDinv_i u_i)
     UDu = [matvec(UDinv, segments(uT, group.v_index, group.nv, shape))
-           for group, (_, UDinv) in zip(level.groups, kin.D)]
+           for group, (_, UDinv) in zip(level.groups, D)]
     F[i] = F[i] + (matvec(Ia, A[i]) + level_array(level, UDu, shape, 6))
     # X* Ia_i X*^T = X^T Ia_i X ; liMi pa_i = X^T pa_i
-    X = kin.X
+    X = kin.X[i]
     XIX, Xf = X.mT @ Ia @ X, vecmat(F[i], X)
     for children, parents, ids in level.rounds:
         # IA_parent += X* Ia_i X*^T ; pA_parent += liMi pa_i
         data.Yaba.matrix[parents] = data.Yaba.matrix[parents] + XIX[children]
         F[parents] = F[parents] + Xf[children]
         call.done(S.ABA_BACKWARD, ids)
+    return D
 
 
-def _aba_forward_step2(call, level, kin, model, data, uT, ddqT, shape):
+def _aba_forward_step2(call, level, kin, D, T, model, data, uT, ddqT, shape):
     """Mirrors AbaLocalConventionForwardStep2::algo for the joints of one level; writes their
     a_gf, ddq, a, f."""
     i, p = level.rows, level.parent_rows
     V, A, H, F = data.v.vector, data.a_gf.vector, data.h.vector, data.f.vector
     # a_gf_i = c_i + liMi^-1 a_gf_parent
-    A[i] = A[i] + matvec(kin.X, A[p])
+    A[i] = A[i] + matvec(kin.X[i], A[p])
     lo = i.start
-    for group, (Dinv, UDinv) in zip(level.groups, kin.D):
+    for group, (Dinv, UDinv) in zip(level.groups, D):
         g = slice(group.rows.start - lo, group.rows.stop - lo)
         # ddq_i = Dinv_i u_i - UDinv_i^T a_gf_i
         u = segments(uT, group.v_index, group.nv, shape)
         scatter(ddqT, group.v_index, matvec(Dinv, u) - vecmat(A[i][g], UDinv), shape)
     # a_gf_i += S_i ddq_i
-    A[i] = A[i] + subspace_times(level, kin, ddqT, shape)
+    A[i] = A[i] + subspace_times(level, subspaces(level, data), ddqT, shape)
     # a_i = a_gf_i + (oMi.R^T g_lin ; 0)
     a = A[i].copy()
     a[..., :3] += vecmat(model.gravity.linear, data.oMi.rows("rotation", i, shape))
     data.a.vector[i] = a
     # f_i = Y_i a_gf_i + v_i x* h_i
-    Y = expand(kin.inertia, len(shape))
+    Y = expand(T.inertia_matrix[i], len(shape))
     F[i] = matvec(Y, A[i]) + matvec(crf(V[i]), H[i])
     call.done(S.ABA_FORWARD2, level.forward_ids)
 
@@ -124,7 +122,7 @@ def _aba_final_step(call, level, kin, data):
     ``f[parent] += liMi[i].act(f[i])``, parent 0 included."""
     F = data.f.vector
     # liMi f_i = X^T f_i
-    Xf = vecmat(F[level.rows], kin.X)
+    Xf = vecmat(F[level.rows], kin.X[level.rows])
     for children, parents, ids in level.rounds:
         # f_parent += liMi f_i
         F[parents] = F[parents] + Xf[children]
@@ -175,27 +173,28 @@ def _aba(call, model, data, q, v, tau, fext, convention):
     uT, ddqT = tangent_rows(data.u), tangent_rows(data.ddq)
     if fext is None:
         call.run(S.ABA_INIT, _init_step, call, data)
-    kins = []
+    # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J ;
+    # X = liMi.actionInverse   (every joint: no parent read)
+    kin = joint_calc(T, data, q, v, shape)
     for level in T.levels:
-        kin = call.run(S.ABA_FORWARD1, _aba_forward_step1, call, level, T, data, q, v, shape)
-        kin.inertia = T.inertia_matrix[level.rows]
-        kins.append(kin)
+        call.run(S.ABA_FORWARD1, _aba_forward_step1, call, level, kin, T, data, shape)
         if fext is not None:
             call.run(S.ABA_FEXT, _fext_step, call, S.ABA_FEXT, level, data, fext)
+    Ds = []
     try:
-        for level, kin in zip(reversed(T.levels), reversed(kins)):
-            call.run(S.ABA_BACKWARD, _aba_backward_step, call, level, kin, model, data, uT,
-                     shape)
+        for level in reversed(T.levels):
+            Ds.append(call.run(S.ABA_BACKWARD, _aba_backward_step, call, level, kin, model, data,
+                               uT, shape))
     except NotPositiveDefiniteError as err:
         # no half-written result that looks valid: ddq and u hold NaN
         data.ddq[...] = np.nan
         data.u[...] = np.nan
         raise NotPositiveDefiniteError(
             f"aba: joint {model.names[err.joint_id]!r}: {err}", joint_id=err.joint_id) from None
-    for level, kin in zip(T.levels, kins):
-        call.run(S.ABA_FORWARD2, _aba_forward_step2, call, level, kin, model, data, uT, ddqT,
-                 shape)
-    for level, kin in zip(reversed(T.levels), reversed(kins)):
+    for level, D in zip(T.levels, reversed(Ds)):
+        call.run(S.ABA_FORWARD2, _aba_forward_step2, call, level, kin, D, T, model, data, uT,
+                 ddqT, shape)
+    for level in reversed(T.levels):
         call.run(S.ABA_FINAL_LOOP, _aba_final_step, call, level, kin, data)
     call.shape = shape
     data.mark("aba", "liMi", "v", "a_gf", "a", "h", "f", "Yaba", "u", "ddq")

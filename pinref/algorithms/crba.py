@@ -17,8 +17,9 @@ writes each joint's block row from its diagonal block to the end of its subtree:
 triangle plus the full diagonal blocks. The public ``crba`` zeroes M first and then copies the
 strict upper triangle into the lower one, as ``pin.crba`` does.
 
-The steps work on a tree level at a time, as in rnea.py (its module docstring says how a level
-step maps to the per-joint loop). Ycrb is held as 6x6 matrices: with X = liMi.actionInverse,
+The backward step works on a tree level at a time, as in rnea.py (its module docstring says how
+a level step maps to the per-joint loop); the forward step reads no parent and runs for every
+joint at once. Ycrb is held as 6x6 matrices: with X = liMi.actionInverse,
 ``liMi.act(Ycrb[i]) = X^T Ycrb[i] X`` and the composite is their sum, which Pinocchio's
 ``Ycrb[parent] += ...`` (Inertia ``+=``) computes in (m, c, I) form; the two agree to rounding.
 The block row of M and the subtree columns of Fcrb have a width per joint, so those two
@@ -29,28 +30,22 @@ import numpy as np
 
 from . import steps as S
 from ._args import Convention, check_local, state, writable
-from ._levels import Walk, expand, full, inputs, joint_calc, joint_row, widen
+from ._levels import Walk, expand, full, inputs, joint_calc, joint_row, subspaces, widen
 
 
-def _crba_forward_step(call, level, T, data, q, shape):
-    """Mirrors CrbaLocalConventionForwardStep::algo for the joints of one level; writes their
-    liMi, Ycrb and joint data. Returns what the backward step reuses (S, X)."""
-    i = level.rows
-    # jcalc(q) -> M_J, S_i ; liMi = jointPlacements[i] * M_J ;
-    # X = liMi.actionInverse
-    kin = joint_calc(level, T, data, q, None, shape)
+def _crba_forward_step(call, T, data, shape):
+    """Mirrors CrbaLocalConventionForwardStep::algo, which reads no parent: for every joint at
+    once (jcalc and liMi ran just before, ``joint_calc``); writes Ycrb."""
     # Ycrb_i = Y_i
-    data.Ycrb.matrix[i] = expand(T.inertia_matrix[i], len(shape))
-    call.done(S.CRBA_FORWARD, level.forward_ids)
-    return kin
+    data.Ycrb.matrix[1:] = expand(T.inertia_matrix[1:], len(shape))
+    call.done(S.CRBA_FORWARD, T.tree.order_ids)
 
 
 def _crba_backward_step(call, level, kin, T, data, shape):
     """Mirrors CrbaLocalConventionBackwardStep::algo for the joints of one level; fills their
     block rows of M and adds their composite inertias into their parents'."""
     i, Y, F, M = level.rows, data.Ycrb.matrix, data.Fcrb.matrix, data.M
-    lo = i.start
-    for group, S_g in zip(level.groups, kin.S):
+    for group, S_g in zip(level.groups, subspaces(level, data)):
         # F[:, cols_i] = Ycrb_i S_i
         YS = Y[group.rows] @ S_g
         for k, jmodel in enumerate(group.jmodels):
@@ -62,11 +57,12 @@ def _crba_backward_step(call, level, kin, T, data, shape):
     if not level.has_parent:
         call.done(S.CRBA_BACKWARD, level.backward_ids)
         return
-    X = kin.X
+    X = kin.X[i]
     # liMi Fcrb_i = X^T Fcrb_i (all columns; the subtree's are kept below)
     XF = X.mT @ F[i]
     # liMi Ycrb_i = X^T Ycrb_i X
     XYX = X.mT @ Y[i] @ X
+    lo = i.start
     for children, parents, ids in level.rounds:
         # Ycrb_parent += liMi Ycrb_i
         Y[parents] = Y[parents] + XYX[children]
@@ -112,9 +108,10 @@ def _crba_upper(call, model, data, q):
     T = Walk(model, q, None)
     T.subtree_columns = [slice(j.idx_v, j.idx_v + data.nvSubtree[j.id]) for j in model.joints]
     T.parents = model.parents
-    kins = [call.run(S.CRBA_FORWARD, _crba_forward_step, call, level, T, data, q, shape)
-            for level in T.levels]
-    for level, kin in zip(reversed(T.levels), reversed(kins)):
+    # jcalc(q) -> M_J, S_i ; liMi = jointPlacements[i] * M_J ; X = liMi.actionInverse
+    kin = joint_calc(T, data, q, None, shape)
+    call.run(S.CRBA_FORWARD, _crba_forward_step, call, T, data, shape)
+    for level in reversed(T.levels):
         call.run(S.CRBA_BACKWARD, _crba_backward_step, call, level, kin, T, data, shape)
     call.run(S.CRBA_ARMATURE, _armature_step, call, model, data)
     call.shape = shape

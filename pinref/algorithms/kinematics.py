@@ -10,18 +10,15 @@
 
 from ..spatial import Motion
 from ._args import state
-from ._levels import Walk, crm, full, joint_calc, matvec, subspace_times, \
-    tangent_rows, widen
+from ._levels import (Walk, crm, full, joint_calc, matvec, subspace_times, subspaces,
+                      tangent_rows, widen)
 
 
-def _forward_kinematic_step(level, T, data, q, v, aT, shape):
+def _forward_kinematic_step(level, kin, data, aT, shape):
     """Mirrors ForwardKinematicZeroStep / FirstStep / SecondStep::algo (kinematics.hxx) for the
-    joints of one level (see rnea.py's module docstring for the level steps)."""
+    joints of one level (see rnea.py's module docstring for the level steps; jcalc and liMi ran
+    before the level loop: ``kin``)."""
     i, p = level.rows, level.parent_rows
-    # jcalc(q[, v]) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J ;
-    # X = liMi.actionInverse
-    kin = joint_calc(level, T, data, q, v, shape)
-    X = kin.X
     # oMi = oMi[parent] * liMi   (liMi if parent == 0)
     R, t = data.liMi.rotation[i], data.liMi.translation[i]
     if level.has_parent:
@@ -29,19 +26,19 @@ def _forward_kinematic_step(level, T, data, q, v, aT, shape):
         data.oMi.rotation[i], data.oMi.translation[i] = Rp @ R, tp + matvec(Rp, t)
     else:
         data.oMi.rotation[i], data.oMi.translation[i] = R, t
-    if v is None:
+    if kin.vJ is None:
         return
-    V = data.v.vector
+    V, X, vJ = data.v.vector, kin.X[i], kin.vJ[i]
     # v_i = v_J + liMi^-1 v_parent
-    V[i] = kin.vJ + matvec(X, V[p]) if level.has_parent else kin.vJ
+    V[i] = vJ + matvec(X, V[p]) if level.has_parent else vJ
     if aT is None:
         return
     A = data.a.vector
     # a_i = S a_J + c_J + v_i x v_J + liMi^-1 a_parent
-    Sa = subspace_times(level, kin, aT, shape)
+    Sa = subspace_times(level, subspaces(level, data), aT, shape)
     if kin.c is not None:
-        Sa = Sa + kin.c
-    A[i] = Sa + matvec(crm(V[i]), kin.vJ) + matvec(X, A[p])
+        Sa = Sa + kin.c[i]
+    A[i] = Sa + matvec(crm(V[i]), vJ) + matvec(X, A[p])
 
 
 def forward_kinematic_zero_step(jmodel, jdata, model, data, q):
@@ -81,6 +78,8 @@ def forwardKinematics(model, data, q, v=None, a=None):
         data.a[0] = Motion.Zero()
     T = Walk(model, q, v)
     aT = None if a is None else tangent_rows(a)
+    # jcalc(q[, v]) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J   (every joint)
+    kin = joint_calc(T, data, q, v, shape)
     for level in T.levels:
-        _forward_kinematic_step(level, T, data, q, v, aT, shape)
+        _forward_kinematic_step(level, kin, data, aT, shape)
     data.mark("forwardKinematics", "liMi", "oMi", *arrays)

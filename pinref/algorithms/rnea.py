@@ -25,7 +25,9 @@ decreasing index, of every parent), which is Pinocchio's order of the additions.
 writes ``x += y``, the code writes ``x[i] = x[i] + y``: the rows are updated as a whole, and a
 row of a stacked cache that several children share is read and written once per round.
 ``X = liMi.actionInverse`` is built once per joint: ``liMi^-1 m = X m``, ``liMi f = X^T f``;
-cross products are 6x6 products (``pinref/algorithms/_levels.py``).
+cross products are 6x6 products (``pinref/algorithms/_levels.py``). The first statements of the
+forward step, ``jcalc`` and ``liMi``, read no parent: they run for every joint before the level
+loop, one call per kind of joint (``joint_calc``), and so does ``S_i a_i``.
 """
 
 import numpy as np
@@ -33,32 +35,28 @@ import numpy as np
 from ..spatial import Motion
 from . import steps as S
 from ._args import external_forces, state
-from ._levels import (Walk, crf, crm, expand, full, inputs, joint_calc, matvec,
-                      subspace_times, subspace_transpose_times, tangent_rows, vecmat, widen)
+from ._levels import (Walk, crf, crm, expand, full, inputs, joint_calc, kind_subspace_times,
+                      matvec, subspaces, subspace_transpose_times, tangent_rows, vecmat, widen)
 
 
-def _rnea_forward_step(call, level, T, data, q, v, aT, shape):
-    """Mirrors RneaForwardStep::algo for the joints of one level; writes their liMi, v, a_gf,
-    h, f and joint data. Returns what the backward step reuses (S, X)."""
+def _rnea_forward_step(call, level, kin, Sa, T, data, shape):
+    """Mirrors RneaForwardStep::algo for the joints of one level (jcalc, liMi and S_i a_i ran
+    before the level loop: ``kin``, ``Sa``); writes their v, a_gf, h, f."""
     i, p = level.rows, level.parent_rows
     V, A, H, F = data.v.vector, data.a_gf.vector, data.h.vector, data.f.vector
-    # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J ;
-    # X = liMi.actionInverse
-    kin = joint_calc(level, T, data, q, v, shape)
-    X = kin.X
+    X, vJ = kin.X[i], kin.vJ[i]
     # v_i = v_J + liMi^-1 v_parent   (parent > 0)
-    V[i] = kin.vJ + matvec(X, V[p]) if level.has_parent else kin.vJ
+    V[i] = vJ + matvec(X, V[p]) if level.has_parent else vJ
     # a_gf_i = (c_J + v_i x v_J) + S_i a_i + liMi^-1 a_gf_parent
-    bias = matvec(crm(V[i]), kin.vJ)
+    bias = matvec(crm(V[i]), vJ)
     if kin.c is not None:
-        bias = kin.c + bias
-    A[i] = bias + subspace_times(level, kin, aT, shape) + matvec(X, A[p])
+        bias = kin.c[i] + bias
+    A[i] = bias + Sa[i] + matvec(X, A[p])
     # h_i = Y_i v_i ; f_i = Y_i a_gf_i + v_i x* h_i
     Y = expand(T.inertia_matrix[i], len(shape))
     H[i] = matvec(Y, V[i])
     F[i] = matvec(Y, A[i]) + matvec(crf(V[i]), H[i])
     call.done(S.RNEA_FORWARD, level.forward_ids)
-    return kin
 
 
 def _fext_step(call, step, level, data, fext):
@@ -76,12 +74,12 @@ def _rnea_backward_step(call, level, kin, data, tauT, shape):
     f[parent]."""
     i, F = level.rows, data.f.vector
     # tau_i = S_i^T f_i
-    subspace_transpose_times(level, kin, F[i], tauT, shape)
+    subspace_transpose_times(level, subspaces(level, data), F[i], tauT, shape)
     if not level.has_parent:
         call.done(S.RNEA_BACKWARD, level.backward_ids)
         return
     # f_parent += liMi f_i   (= X^T f_i), children in decreasing index, one round at a time
-    Xf = vecmat(F[i], kin.X)
+    Xf = vecmat(F[i], kin.X[i])
     for children, parents, ids in level.rounds:
         F[parents] = F[parents] + Xf[children]
         call.done(S.RNEA_BACKWARD, ids)
@@ -122,14 +120,16 @@ def rnea(model, data, q, v, a, fext=None):
     with S.Call("rnea", model, data, arguments) as call:
         data.v[0] = Motion.Zero()
         data.a_gf[0] = -model.gravity
-        kins, aT = [], tangent_rows(a)
+        # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J ;
+        # X = liMi.actionInverse ; S_i a_i   (every joint: no parent read)
+        kin = joint_calc(T, data, q, v, shape)
+        Sa = kind_subspace_times(T, data, tangent_rows(a), shape)
         for level in T.levels:
-            kins.append(call.run(S.RNEA_FORWARD, _rnea_forward_step, call, level, T, data,
-                                 q, v, aT, shape))
+            call.run(S.RNEA_FORWARD, _rnea_forward_step, call, level, kin, Sa, T, data, shape)
             if fext is not None:
                 call.run(S.RNEA_FEXT, _fext_step, call, S.RNEA_FEXT, level, data, fext)
         tauT = tangent_rows(data.tau)
-        for level, kin in zip(reversed(T.levels), reversed(kins)):
+        for level in reversed(T.levels):
             call.run(S.RNEA_BACKWARD, _rnea_backward_step, call, level, kin, data, tauT, shape)
         call.run(S.RNEA_ARMATURE, _armature_step, call, model, data, a)
         call.shape = shape
@@ -137,28 +137,24 @@ def rnea(model, data, q, v, a, fext=None):
     return data.tau.copy()
 
 
-def _nle_forward_step(level, T, data, q, v, shape):
+def _nle_forward_step(level, kin, T, data, shape):
     """Mirrors NLEForwardStep::algo: RNEA's forward step with a = 0; h is not written.
 
     Pinocchio evaluates v x* (Y v) in the closed form ``Y.vxiv(v)``; here it is the same 6x6
     products as RNEA's (equal up to rounding)."""
     i, p = level.rows, level.parent_rows
     V, A, F = data.v.vector, data.a_gf.vector, data.f.vector
-    # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J ;
-    # X = liMi.actionInverse
-    kin = joint_calc(level, T, data, q, v, shape)
-    X = kin.X
+    X, vJ = kin.X[i], kin.vJ[i]
     # v_i = v_J + liMi^-1 v_parent   (parent > 0)
-    V[i] = kin.vJ + matvec(X, V[p]) if level.has_parent else kin.vJ
+    V[i] = vJ + matvec(X, V[p]) if level.has_parent else vJ
     # a_gf_i = (c_J + v_i x v_J) + liMi^-1 a_gf_parent
-    bias = matvec(crm(V[i]), kin.vJ)
+    bias = matvec(crm(V[i]), vJ)
     if kin.c is not None:
-        bias = kin.c + bias
+        bias = kin.c[i] + bias
     A[i] = bias + matvec(X, A[p])
     # f_i = Y_i a_gf_i + v_i x* (Y_i v_i)
     Y = expand(T.inertia_matrix[i], len(shape))
     F[i] = matvec(Y, A[i]) + matvec(crf(V[i]), matvec(Y, V[i]))
-    return kin
 
 
 def nonLinearEffects(model, data, q, v):
@@ -172,32 +168,29 @@ def nonLinearEffects(model, data, q, v):
     q, v = full(shape, q, arrays["v"])
     widen(data, shape, "liMi", "v", "a_gf", "f")
     data.nle = np.zeros(shape + (model.nv,))
-    call = S.QUIET
     data.v[0] = Motion.Zero()
     data.a_gf[0] = -model.gravity
     T = Walk(model, q, v)
-    kins = [_nle_forward_step(level, T, data, q, v, shape) for level in T.levels]
+    # jcalc(q, v) ; liMi = jointPlacements[i] * M_J ; X = liMi.actionInverse   (every joint)
+    kin = joint_calc(T, data, q, v, shape)
+    for level in T.levels:
+        _nle_forward_step(level, kin, T, data, shape)
     nleT = tangent_rows(data.nle)
-    for level, kin in zip(reversed(T.levels), reversed(kins)):
-        _rnea_backward_step(call, level, kin, data, nleT, shape)
+    for level in reversed(T.levels):
+        _rnea_backward_step(S.QUIET, level, kin, data, nleT, shape)
     data.mark("nonLinearEffects", "liMi", "v", "a_gf", "f", "nle")
     return data.nle.copy()
 
 
-def _gravity_forward_step(level, T, data, q, shape):
+def _gravity_forward_step(level, kin, T, data, shape):
     """Mirrors ComputeGeneralizedGravityForwardStep::algo: a_gf_i = liMi^-1 a_gf_parent,
-    f_i = Y_i a_gf_i."""
+    f_i = Y_i a_gf_i (jcalc and liMi ran before the level loop)."""
     i, p = level.rows, level.parent_rows
     A, F = data.a_gf.vector, data.f.vector
-    # jcalc(q) -> M_J, S_i ; liMi = jointPlacements[i] * M_J ;
-    # X = liMi.actionInverse
-    kin = joint_calc(level, T, data, q, None, shape)
-    X = kin.X
     # a_gf_i = liMi^-1 a_gf_parent
-    A[i] = matvec(X, A[p])
+    A[i] = matvec(kin.X[i], A[p])
     # f_i = Y_i a_gf_i
     F[i] = matvec(expand(T.inertia_matrix[i], len(shape)), A[i])
-    return kin
 
 
 def _static_torque(model, data, q, fext):
@@ -206,17 +199,17 @@ def _static_torque(model, data, q, fext):
     fext = external_forces(model, fext, shape)
     widen(data, shape, "liMi", "a_gf", "f")
     out = np.zeros(shape + (model.nv,))
-    call = S.QUIET
     data.a_gf[0] = -model.gravity
     T = Walk(model, q, None)
-    kins = []
+    # jcalc(q) ; liMi = jointPlacements[i] * M_J ; X = liMi.actionInverse   (every joint)
+    kin = joint_calc(T, data, q, None, shape)
     for level in T.levels:
-        kins.append(_gravity_forward_step(level, T, data, q, shape))
+        _gravity_forward_step(level, kin, T, data, shape)
         if fext is not None:
-            _fext_step(call, S.RNEA_FEXT, level, data, fext)
+            _fext_step(S.QUIET, S.RNEA_FEXT, level, data, fext)
     outT = tangent_rows(out)
-    for level, kin in zip(reversed(T.levels), reversed(kins)):
-        _rnea_backward_step(call, level, kin, data, outT, shape)
+    for level in reversed(T.levels):
+        _rnea_backward_step(S.QUIET, level, kin, data, outT, shape)
     return out
 
 

@@ -89,13 +89,18 @@ class Data:
         self.Minv = np.zeros((nv, nv))                    # (M + diag(armature))^-1   (..., nv, nv)
         # --- joints and tree bookkeeping ---------------------------------------------------
         self.joints = [jmodel.createData() for jmodel in model.joints]
-        self.joint_rows = {}                              # Tree group rows -> JointRows
-        for level in tree(model).levels:
-            for group in level.groups:
-                if group.batched:
-                    rows = self.joint_rows[group.rows.start] = JointRows()
-                    for k, i in enumerate(group.ids):
-                        self.joints[i] = RowJointData(self.joints[i], rows, k)
+        self.joint_rows = {}                              # Tree group key -> JointRows
+        sources = {}
+        groups = tree(model).kinds + [g for level in tree(model).levels for g in level.groups]
+        for group in groups:
+            if group.batched:
+                rows = self.joint_rows[group.key] = JointRows()
+                fields = RowJointData.FIELDS[:6] if group.key[0] == "calc" else \
+                    RowJointData.FIELDS[6:]
+                for k, i in enumerate(group.ids):
+                    sources.setdefault(i, {}).update((name, (rows, k)) for name in fields)
+        for i, fields in sources.items():
+            self.joints[i] = RowJointData(self.joints[i], fields)
         self.nvSubtree = _nv_subtree(model)               # dofs of the subtree rooted at i
         # --- which call last wrote each cache (pinref only; read by the query functions) -----
         self.written = {}                                 # cache name -> name of the call

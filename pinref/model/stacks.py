@@ -178,8 +178,9 @@ class JointRows:
 def _row_field(name):
     def get(self):
         stamp, own = self._own[name]
-        if self._rows.stamps.get(name, -1) > stamp:
-            return self._rows.fields[name][self._k]
+        rows, k = self._sources[name]
+        if rows.stamps.get(name, -1) > stamp:
+            return rows.fields[name][k]
         return own
 
     def set(self, value):
@@ -189,15 +190,15 @@ def _row_field(name):
 
 
 class RowJointData(JointData):
-    """``data.joints[i]`` of a joint whose calc runs with its group: each field is row k of what
-    the group's last calc wrote, unless it was set on this object since (``jmodel.calc(jdata,
-    q)`` called directly)."""
+    """``data.joints[i]`` of a joint whose calc and calc_aba run with its groups: each field is
+    the joint's row of what its group last wrote (``sources``: field -> (JointRows, row)),
+    unless the field was set on this object since (``jmodel.calc(jdata, q)`` called directly)."""
 
     FIELDS = ("joint_q", "joint_v", "M", "S", "v", "c", "U", "StU", "Dinv", "UDinv")
 
-    def __init__(self, jdata, rows, k):
+    def __init__(self, jdata, sources):
         self._own = {}
-        self._rows, self._k = rows, k
+        self._sources = sources
         self._shortname = jdata._shortname
         for name in self.FIELDS:
             setattr(self, name, getattr(jdata, name))

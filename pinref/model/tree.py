@@ -35,12 +35,15 @@ def _index(rows):
 
 
 class Group:
-    """The joints of one level and one kind: rows ``rows`` (a slice) of the stacked caches."""
+    """Joints of one kind whose calc (or calc_aba) runs in one call: rows ``rows`` of the
+    stacked caches (a slice for the joints of one level, an index array for all the joints of
+    one kind). ``key`` names the group's joint data rows in a Data."""
 
-    def __init__(self, model, ids, lo):
+    def __init__(self, model, ids, rows, role):
         self.ids = ids
         self.jmodels = [model.joints[i] for i in ids]
-        self.rows = slice(lo, lo + len(ids))
+        self.rows = _index(rows)
+        self.key = (role, tuple(ids))
         first = self.jmodels[0]
         self.batched = isinstance(first, BATCHED)
         self.nq, self.nv = first.nq, first.nv
@@ -83,7 +86,12 @@ def _affine_placements(model, first, ids):
                                 for B in (Bc, Bs)]))
             p0.append(pP)
             pW.append(np.zeros(3))
-    return tuple(np.array(x) for x in (R0, RW, X0, XW, p0, pW))
+    # shaped for the (K, B, n) coordinates of B states: constants (K, 1, m), the coefficient of
+    # coordinate j at [j], (K, 1, m) too (affine_eval, elementwise so that it is batch-invariant)
+    column = lambda x: np.array(x)[:, None]
+    per_coordinate = lambda x: np.moveaxis(np.array(x), 1, 0)[:, :, None]
+    return (column(R0), per_coordinate(RW), column(X0), per_coordinate(XW), column(p0),
+            column(pW))
 
 
 def _linear_action_inverse(M, R, p):
@@ -117,7 +125,7 @@ class Level:
             if isinstance(model.joints[ids[start]], BATCHED):
                 while end < len(ids) and type(model.joints[ids[end]]) is kind:
                     end += 1
-            self.groups.append(Group(model, ids[start:end], lo + start))
+            self.groups.append(Group(model, ids[start:end], range(lo + start, lo + end), "aba"))
             start = end
         self.v_index = np.concatenate([g.v_index for g in self.groups])
         # rounds: (local indices of the children, their parents' rows), children of one parent in
@@ -153,6 +161,7 @@ class Tree:
         self.order = [0]
         for d in sorted(by_level):
             self.order += sorted(by_level[d], key=lambda i: (_kind_key(model, i), i))
+        self.order_ids = tuple(range(1, model.njoints))       # Pinocchio's forward order
         self.pos = [0] * model.njoints
         for row, i in enumerate(self.order):
             self.pos[i] = row
@@ -162,6 +171,13 @@ class Tree:
             ids = self.order[lo:lo + len(by_level[d])]
             self.levels.append(Level(model, self.pos, ids, lo))
             lo += len(ids)
+        # every joint of one batched kind in one group (their calc, liMi and X), row order
+        kinds = {}
+        for i in self.order[1:]:
+            jmodel = model.joints[i]
+            kinds.setdefault(type(jmodel) if isinstance(jmodel, BATCHED) else i, []).append(i)
+        self.kinds = [Group(model, ids, [self.pos[i] for i in ids], "calc")
+                      for ids in kinds.values()]
         self.key = _fingerprint(model)
         # constants, row order
         self.inertia_matrix = np.stack([model.inertias[i].matrix() for i in self.order])
