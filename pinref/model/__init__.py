@@ -3,10 +3,11 @@
 from .data import Data
 from .frame import Frame, FrameType
 from .model import UNIT_NORM_TOLERANCE, Model
-from .sample_models import (buildSampleModelHumanoid, buildSampleModelManipulator,
-                            buildTutorialModel)
+from .sample_models import (buildSampleModelHumanoid, buildSampleModelHumanoidRandom,
+                            buildSampleModelManipulator, buildTutorialModel)
 from .urdf import buildModelFromUrdf, buildModelFromXML
 
 __all__ = ["Data", "Frame", "FrameType", "Model", "UNIT_NORM_TOLERANCE",
-           "buildSampleModelHumanoid", "buildSampleModelManipulator", "buildTutorialModel",
+           "buildSampleModelHumanoid", "buildSampleModelHumanoidRandom",
+           "buildSampleModelManipulator", "buildTutorialModel",
            "buildModelFromUrdf", "buildModelFromXML"]

@@ -106,3 +106,47 @@ def test_appending_a_body_does_not_modify_the_callers_inertia():
     model.inertias[j] = Y
     model.appendBodyToJoint(j, pinref.Inertia(2.0, np.zeros(3), np.eye(3)))
     assert Y.mass == 1.0 and model.inertias[j].mass == 3.0
+
+
+def _structure(fields):
+    """The fields of ``model_fields`` that buildSampleModelHumanoidRandom does not draw at
+    random: everything but placements, inertias and limits (those are checked by pattern)."""
+    random = ("jointPlacements[", "inertias[", "Limit")
+    return {k: v for k, v in fields.items()
+            if not (k.startswith(random) or k.endswith("Limit") or ".inertia" in k)}
+
+
+def test_humanoid_random_has_pins_structure():
+    np.random.seed(3)
+    model, pm = pinref.buildSampleModelHumanoidRandom(), pin.buildSampleModelHumanoidRandom()
+    got, ref = model_fields(model), model_fields(pm)
+    assert got.keys() == ref.keys()
+    assert_fields_equal(_structure(got), _structure(ref))
+    # Pinocchio's pattern: the root at identity, every other placement and body random;
+    # effort/velocity limits in [0, 2], lower in [-2, 0], upper in [0, 2], quaternion [-1, 1].
+    for fields in (got, ref):
+        np.testing.assert_array_equal(fields["jointPlacements[1].rotation"], np.eye(3))
+        assert all(fields[f"inertias[{i}].mass"] > 0 for i in range(1, 28))
+        for key, lo, hi in (("effortLimit", 0, 2), ("velocityLimit", 0, 2),
+                            ("lowerPositionLimit", -2, 0), ("upperPositionLimit", 0, 2)):
+            assert fields[key].min() >= lo and fields[key].max() <= hi, key
+        np.testing.assert_array_equal(fields["lowerPositionLimit"][3:7], -np.ones(4))
+        np.testing.assert_array_equal(fields["upperPositionLimit"][3:7], np.ones(4))
+    assert not np.allclose(got["jointPlacements[2].translation"], 0.0)
+    np.random.seed(3)
+    again = model_fields(pinref.buildSampleModelHumanoidRandom(True, False))
+    assert_fields_equal(again, got)  # NumPy's global generator: seeded, repeatable
+
+
+@pytest.mark.parametrize("args, match", [
+    ((False,), "JointModelComposite .*JointModelTranslation.*JointModelSphericalZYX"),
+    ((True, True), "larm6_joint would be a JointModelMimic")])
+def test_humanoid_random_refuses_composite_and_mimic(args, match):
+    with pytest.raises(errors.UnsupportedError, match=match):
+        pinref.buildSampleModelHumanoidRandom(*args)
+    pm = pin.buildSampleModelHumanoidRandom(*args)  # what pin builds instead
+    assert (pm.joints[1].shortname() == "JointModelComposite") == (not args[0])
+    with pytest.raises(errors.UnsupportedError, match="JointModelComposite"):
+        pinref.buildSampleModelHumanoid(using_free_flyer=False)
+    assert pin.buildSampleModelHumanoid(using_free_flyer=False).joints[1].shortname() == \
+        "JointModelComposite"
