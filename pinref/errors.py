@@ -4,6 +4,7 @@ Every error is a :class:`PinrefError` and also the builtin a caller would catch:
 
 - :class:`ShapeError`, :class:`NonFiniteError`, :class:`NotNormalizedError`,
   :class:`InertiaError`, :class:`URDFError`, :class:`ModelError` -> ``ValueError``
+- :class:`ArgumentTypeError` -> ``TypeError``; :class:`BatchIndexError` -> ``IndexError``
 - :class:`NotComputedError` -> ``RuntimeError`` (a cache read before the call that writes it)
 - :class:`UnsupportedError` -> ``NotImplementedError`` (mimic joints in ABA, WORLD convention, ...)
 - :class:`NotPositiveDefiniteError` -> ``ArithmeticError`` (a joint-space inertia block
@@ -26,6 +27,15 @@ class ShapeError(PinrefError, ValueError):
 
 class NonFiniteError(PinrefError, ValueError):
     """An argument holds NaN or infinity."""
+
+
+class ArgumentTypeError(PinrefError, TypeError):
+    """An argument of the wrong kind: a Motion where an SE3 belongs, a pinocchio object where a
+    pinref one belongs, complex numbers where real ones belong."""
+
+
+class BatchIndexError(PinrefError, IndexError):
+    """An index into a spatial object's batch axes that it does not have (``Motion(v)[5]``)."""
 
 
 class NotNormalizedError(PinrefError, ValueError):
