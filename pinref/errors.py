@@ -4,7 +4,7 @@ Every error is a :class:`PinrefError` and also the builtin a caller would catch:
 
 - :class:`ShapeError`, :class:`NonFiniteError`, :class:`NotNormalizedError`,
   :class:`InertiaError`, :class:`URDFError`, :class:`ModelError` -> ``ValueError``
-- :class:`ArgumentTypeError` -> ``TypeError``; :class:`BatchIndexError`,
+- :class:`ArgumentValueError` -> ``ValueError``; :class:`ArgumentTypeError` -> ``TypeError``; :class:`BatchIndexError`,
   :class:`ContainerIndexError` -> ``IndexError``
 - :class:`DataModelMismatchError` -> ``ValueError`` and ``RuntimeError`` (Pinocchio's type)
 - :class:`NotComputedError` -> ``RuntimeError`` (a cache read before the call that writes it)
@@ -35,6 +35,11 @@ class NonFiniteError(PinrefError, ValueError):
 class ArgumentTypeError(PinrefError, TypeError):
     """An argument of the wrong kind: a Motion where an SE3 belongs, a pinocchio object where a
     pinref one belongs, complex numbers where real ones belong."""
+
+
+class ArgumentValueError(PinrefError, ValueError):
+    """An argument of the right kind whose value is outside its domain: an unknown algorithm
+    or check name, a tolerance that is not a positive finite number, a negative seed."""
 
 
 class BatchIndexError(PinrefError, IndexError):
