@@ -4,8 +4,8 @@ Every error is a :class:`PinrefError` and also the builtin a caller would catch:
 
 - :class:`ShapeError`, :class:`NonFiniteError`, :class:`NotNormalizedError`,
   :class:`InertiaError`, :class:`URDFError`, :class:`ModelError` -> ``ValueError``
-- :class:`ArgumentValueError` -> ``ValueError``; :class:`ArgumentTypeError` -> ``TypeError``; :class:`BatchIndexError`,
-  :class:`ContainerIndexError` -> ``IndexError``
+- :class:`ArgumentValueError` -> ``ValueError``; :class:`ArgumentTypeError` -> ``TypeError``;
+  :class:`BatchIndexError`, :class:`ContainerIndexError` -> ``IndexError``
 - :class:`DataModelMismatchError` -> ``ValueError`` and ``RuntimeError`` (Pinocchio's type)
 - :class:`NotComputedError` -> ``RuntimeError`` (a cache read before the call that writes it)
 - :class:`UnsupportedError` -> ``NotImplementedError`` (mimic joints in ABA, WORLD convention, ...)
