@@ -38,6 +38,8 @@ SUBCOMMANDS = (
     "pinref.tracing.command:add",
     "pinref.checking.command:add",
     "pinref.cli:add_info",
+    "pinref.sourcemap.command:add",
+    "pinref.experiments.command:add",
 )
 
 MODEL_HELP = ("tutorial (free-flyer + 2 RY, the default), manipulator, humanoid, or the path "

@@ -1,0 +1,283 @@
+"""The energy-drift experiment of the second tutorial (section 8), on any pinref model.
+
+One step of semi-implicit Euler with no torque and no damping:
+
+    ddq = aba(q, v, 0) ;  v <- v + dt ddq ;  q <- integrate(q, dt v)
+
+After every step (and at t = 0):
+
+    T  = computeKineticEnergy(q, v)       checked against 1/2 v^T M(q) v  (M = crba(q))
+    U  = computePotentialEnergy(q)        (0 without gravity)
+    E  = T + U
+    h  = sum_i oMi[i].act(Y_i v_i)        the spatial momentum of the whole tree, WORLD frame,
+                                          about the world origin (linear; angular): conserved
+                                          without gravity (pinref has no
+                                          computeCentroidalMomentum yet)
+
+The same run at dt, dt/2, dt/4 (the same final time ``steps * dt``) gives the max drift
+``max_t |E(t) - E(0)| / E_scale`` of each, the ``difference`` between the final configurations of
+successive runs, and the order fitted to drift ~ dt^p (least squares on log-log). E_scale is an
+energy fixed before the run, not E(0) (whose zero depends on where U is measured from):
+``E_scale = T(0) + m |g| L`` with m the total mass and L the largest distance of a body's centre
+of mass from the model's centre of mass at q0 (``T(0)`` alone without gravity).
+
+Semi-implicit Euler is first order: the drift should halve (p ~ 1) when dt halves, once dt is in
+the asymptotic range; a drift that does not move with dt points at the model or the dynamics, not
+the integrator.
+"""
+
+import copy
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import pinref
+from pinref.spatial import Force
+
+
+@dataclass(frozen=True)
+class EnergyRun:
+    """One run at step ``dt``: arrays over the ``steps + 1`` instants t = 0, dt, ... .
+
+    ``q`` (n+1, nq), ``v`` (n+1, nv), ``kinetic``, ``potential``, ``energy`` (n+1,);
+    ``kinetic_check`` (n+1,): |computeKineticEnergy - 1/2 v^T M v| at each instant;
+    ``momentum`` (n+1, 6): the WORLD-frame spatial momentum (linear; angular);
+    ``drift``: max |E(t) - E(0)| / E_scale; ``momentum_drift``: max |h(t) - h(0)|.
+    """
+
+    dt: float
+    steps: int
+    t: np.ndarray = field(repr=False)
+    q: np.ndarray = field(repr=False)
+    v: np.ndarray = field(repr=False)
+    kinetic: np.ndarray = field(repr=False)
+    potential: np.ndarray = field(repr=False)
+    energy: np.ndarray = field(repr=False)
+    kinetic_check: np.ndarray = field(repr=False)
+    momentum: np.ndarray = field(repr=False)
+    drift: float
+    momentum_drift: float
+
+
+@dataclass(frozen=True)
+class EnergyDrift:
+    """The runs at dt, dt/2, dt/4 (``runs``), ``differences[k]`` = |difference(q_final of run k,
+    q_final of run k+1)|, ``order`` the fitted p of drift ~ dt^p, ``e_scale``, ``gravity``.
+
+    ``str()`` is the table; ``to_dict()`` plain data (the arrays left out).
+    """
+
+    model_name: str
+    gravity: bool
+    e_scale: float
+    runs: tuple
+    differences: tuple
+    order: float
+
+    @property
+    def drifts(self):
+        return np.array([r.drift for r in self.runs])
+
+    @property
+    def ratios(self):
+        """drift(dt_k) / drift(dt_k+1): 2 or more means the drift halves with dt."""
+        d = self.drifts
+        return d[:-1] / d[1:]
+
+    def to_text(self):
+        r0 = self.runs[0]
+        what = "E = T + U" if self.gravity else "E = T (no gravity)"
+        lines = [f"energy drift on {self.model_name}: semi-implicit Euler (aba, integrate), "
+                 f"tau = 0, {what}, t_end = {r0.dt * r0.steps:g} s, E_scale = "
+                 f"{self.e_scale:.6g} J"]
+        header = ["dt", "steps", "E(0)", "E(t_end)", "max|E-E0|/E_scale", "ratio",
+                  "max|T - vMv/2|", "|dq| to next dt"]
+        if not self.gravity:
+            header.insert(6, "max|h-h0|")
+        rows = []
+        for k, r in enumerate(self.runs):
+            row = [f"{r.dt:.3e}", str(r.steps), f"{r.energy[0]:.9g}", f"{r.energy[-1]:.9g}",
+                   f"{r.drift:.3e}", f"{self.ratios[k - 1]:.2f}" if k else "",
+                   f"{r.kinetic_check.max():.1e}",
+                   f"{self.differences[k]:.3e}" if k < len(self.differences) else ""]
+            if not self.gravity:
+                row.insert(6, f"{r.momentum_drift:.3e}")
+            rows.append(row)
+        widths = [max(len(x) for x in col) for col in zip(header, *rows)]
+        lines.append("  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip())
+        lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+        lines.append(f"fitted order: drift ~ dt^{self.order:.2f} (semi-implicit Euler: 1)")
+        return "\n".join(lines)
+
+    __str__ = to_text
+
+    def to_dict(self):
+        return {"model": self.model_name, "gravity": self.gravity, "e_scale": self.e_scale,
+                "order": self.order, "differences": list(self.differences),
+                "runs": [{"dt": r.dt, "steps": r.steps, "energy_start": float(r.energy[0]),
+                          "energy_end": float(r.energy[-1]), "drift": r.drift,
+                          "momentum_drift": r.momentum_drift,
+                          "kinetic_check": float(r.kinetic_check.max())} for r in self.runs]}
+
+
+def _world_momentum(model, data):
+    """sum_i oMi[i].act(Y_i v_i), from the caches of forwardKinematics(q, v)."""
+    h = Force.Zero()
+    for i in range(1, model.njoints):
+        h = h + data.oMi[i].act(model.inertias[i] * data.v[i])
+    return h.vector
+
+
+def _measure(model, data, q, v):
+    """(T, U, |T - 1/2 v^T M v|, world momentum) at one state."""
+    pinref.forwardKinematics(model, data, q, v)
+    T = float(pinref.computeKineticEnergy(model, data))
+    U = float(pinref.computePotentialEnergy(model, data))
+    h = _world_momentum(model, data)
+    M = pinref.crba(model, data, q)
+    return T, U, abs(T - 0.5 * v @ M @ v), h
+
+
+def energy_scale(model, q, v):
+    """E_scale = T(q, v) + m |g| L (see the module docstring)."""
+    data = model.createData()
+    T = float(pinref.computeKineticEnergy(model, data, q, v))
+    g = float(np.linalg.norm(model.gravity.linear))
+    if g == 0.0:
+        return T
+    com = pinref.centerOfMass(model, data, q)
+    masses = np.array([Y.mass for Y in model.inertias[1:]])
+    bodies = np.array([data.oMi[i].translation + data.oMi[i].rotation @ model.inertias[i].lever
+                       for i in range(1, model.njoints)])
+    extent = np.max(np.linalg.norm(bodies - com, axis=-1)[masses > 0], initial=0.0)
+    return T + masses.sum() * g * (extent if extent > 0 else 1.0)
+
+
+def simulate(model, q0, v0, dt, steps, progress=None, stage="run"):
+    """One semi-implicit Euler run of ``steps`` steps of ``dt`` from (q0, v0), tau = 0.
+
+    Returns the arrays of EnergyRun (without the drift, which needs E_scale) as a dict.
+    ``progress(stage, done, total)`` is called every step if given.
+    """
+    data = model.createData()
+    tau = np.zeros(model.nv)
+    q, v = np.array(q0, dtype=float), np.array(v0, dtype=float)
+    out = {k: [] for k in ("q", "v", "kinetic", "potential", "kinetic_check", "momentum")}
+    for n in range(steps + 1):
+        T, U, check, h = _measure(model, data, q, v)
+        for key, x in zip(out, (q, v, T, U, check, h)):
+            out[key].append(x)
+        if progress is not None:
+            progress(stage, n, steps)
+        if n == steps:
+            break
+        ddq = pinref.aba(model, data, q, v, tau)
+        v = v + dt * ddq
+        q = pinref.integrate(model, q, dt * v)
+    arrays = {k: np.array(x) for k, x in out.items()}
+    arrays["t"] = dt * np.arange(steps + 1)
+    arrays["energy"] = arrays["kinetic"] + arrays["potential"]
+    return arrays
+
+
+def initial_state(model, seed=0, speed=1.0):
+    """q uniform in [-1, 1] per coordinate (rotations uniform), v normal x ``speed``."""
+    rng = np.random.default_rng(seed)
+    q = pinref.randomConfiguration(model, -np.ones(model.nq), np.ones(model.nq), rng=rng)
+    return q, speed * rng.normal(size=model.nv)
+
+
+def energy_drift(model, q0=None, v0=None, dt=1e-3, steps=500, gravity=True, refinements=3,
+                 seed=0, model_name=None, progress=None):
+    """Run the energy-drift experiment: ``refinements`` runs at dt, dt/2, dt/4, ... .
+
+    Parameters
+    ----------
+    model : Model (not modified; without gravity a copy with zero gravity is used)
+    q0, v0 : ndarray (nq,), (nv,), optional; default ``initial_state(model, seed)``
+    dt : float, the largest step; steps : int, its number of steps (run k takes steps * 2^k
+        steps of dt / 2^k, so every run ends at t = dt * steps)
+    gravity : bool, keep the model's gravity (E = T + U) or set it to zero (E = T)
+    progress : callable ``progress(stage, done, total)``, optional (``pinref.cli.Progress``)
+
+    Returns
+    -------
+    EnergyDrift, whose runs hold the arrays (EnergyRun).
+    """
+    if not dt > 0 or steps < 1 or refinements < 2:
+        raise pinref.errors.ShapeError(
+            f"energy_drift: needs dt > 0, steps >= 1 and refinements >= 2, got dt={dt}, "
+            f"steps={steps}, refinements={refinements}")
+    if not gravity:
+        model = copy.deepcopy(model)
+        model.gravity = pinref.Motion.Zero()
+    if q0 is None or v0 is None:
+        q_r, v_r = initial_state(model, seed)
+        q0 = q_r if q0 is None else q0
+        v0 = v_r if v0 is None else v0
+    q0 = pinref.normalize(model, np.asarray(q0, dtype=float))
+    e_scale = energy_scale(model, q0, np.asarray(v0, dtype=float))
+    runs = []
+    for k in range(refinements):
+        h, n = dt / 2 ** k, steps * 2 ** k
+        r = simulate(model, q0, v0, h, n, progress, f"dt = {h:.3g}")
+        drift = float(np.max(np.abs(r["energy"] - r["energy"][0])) / e_scale)
+        mdrift = float(np.max(np.abs(r["momentum"] - r["momentum"][0])))
+        runs.append(EnergyRun(dt=h, steps=n, drift=drift, momentum_drift=mdrift, **r))
+    differences = tuple(float(np.linalg.norm(pinref.difference(model, a.q[-1], b.q[-1])))
+                        for a, b in zip(runs, runs[1:]))
+    dts = np.array([r.dt for r in runs])
+    drifts = np.array([r.drift for r in runs])
+    order = float(np.polyfit(np.log(dts), np.log(drifts), 1)[0]) if np.all(drifts > 0) \
+        else float("nan")
+    name = model_name or getattr(model, "name", "") or "the model"
+    return EnergyDrift(name, bool(gravity), float(e_scale), tuple(runs), differences, order)
+
+
+def plot_energy(result, path):
+    """Write the figure: E(t) for each dt; the drift against dt on log axes with the fitted
+    order; without gravity, |h(t) - h(0)| on a log axis. Needs matplotlib (``pinref[plot]``)."""
+    plt = _pyplot()
+    panels = 2 if result.gravity else 3
+    fig, axes = plt.subplots(1, panels, figsize=(5.2 * panels, 4.2), constrained_layout=True)
+    for r in result.runs:
+        axes[0].plot(r.t, r.energy, label=f"dt = {r.dt:.3g} s", lw=1.2)
+    axes[0].set_xlabel("t [s]")
+    axes[0].set_ylabel("E = T + U [J]" if result.gravity else "E = T [J]")
+    axes[0].set_title(f"energy, {result.model_name}")
+    axes[0].legend()
+    dts, drifts = np.array([r.dt for r in result.runs]), result.drifts
+    axes[1].loglog(dts, drifts, "o", label="max|E(t) - E(0)| / E_scale")
+    fit = np.exp(np.polyval(np.polyfit(np.log(dts), np.log(drifts), 1), np.log(dts)))
+    axes[1].loglog(dts, fit, "--", label=f"fit: drift ~ dt^{result.order:.2f}")
+    axes[1].set_xlabel("dt [s]")
+    axes[1].set_ylabel("max drift / E_scale")
+    axes[1].set_title("drift against dt")
+    axes[1].legend()
+    if panels == 3:
+        for r in result.runs:
+            err = np.linalg.norm(r.momentum - r.momentum[0], axis=-1)
+            axes[2].semilogy(r.t[1:], np.maximum(err[1:], 1e-300), label=f"dt = {r.dt:.3g} s",
+                             lw=1.2)
+        axes[2].set_xlabel("t [s]")
+        axes[2].set_ylabel("|h(t) - h(0)| (world spatial momentum)")
+        axes[2].set_title("momentum drift (no gravity)")
+        axes[2].legend()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _pyplot():
+    try:
+        import matplotlib
+    except ImportError:
+        raise MissingPlotError("--plot needs matplotlib: pip install 'pinref[plot]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+class MissingPlotError(pinref.errors.PinrefError, ImportError):
+    """matplotlib is not installed (``pip install 'pinref[plot]'``)."""
