@@ -1,0 +1,161 @@
+"""``pinref experiment energy|eps-sweep`` and ``pinref.experiments``.
+
+The energy experiment is checked against a semi-implicit Euler loop written with Pinocchio 3.8.0
+(pin.aba, pin.integrate, pin's energies), its drift halves when dt halves on the tutorial model
+and the humanoid, and its table prints the numbers of the run.
+"""
+
+import json
+import re
+
+import numpy as np
+import pinocchio as pin
+import pytest
+
+import pinref
+from pinref.cli import main
+from pinref.experiments import energy_drift, eps_sweeps
+from pinref.experiments import energy as energy_module
+from pinref.experiments.energy import initial_state, simulate
+
+MODELS = {"tutorial": (pinref.buildTutorialModel, 30), "humanoid": (pinref.buildSampleModelHumanoid, 10)}
+
+
+@pytest.fixture(scope="module", params=sorted(MODELS))
+def drift(request):
+    build, steps = MODELS[request.param]
+    model = build()
+    return model, energy_drift(model, dt=4e-3, steps=steps, model_name=request.param)
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_the_run_is_pins_semi_implicit_euler(name):
+    model = MODELS[name][0]()
+    pmodel = pinref.to_pinocchio(model)
+    pdata = pmodel.createData()
+    q0, v0 = initial_state(model, 0)
+    run = simulate(model, q0, v0, 4e-3, 15)
+    q, v = q0.copy(), v0.copy()
+    for n in range(16):
+        T = pin.computeKineticEnergy(pmodel, pdata, q, v)
+        U = pin.computePotentialEnergy(pmodel, pdata, q)
+        for got, ref in ((run["q"][n], q), (run["v"][n], v), (run["kinetic"][n], T),
+                         (run["potential"][n], U)):
+            assert np.max(np.abs(got - ref)) <= 1e-12 * max(1.0, np.max(np.abs(ref)))
+        a = pin.aba(pmodel, pdata, q, v, np.zeros(pmodel.nv))
+        v = v + 4e-3 * a
+        q = pin.integrate(pmodel, q, 4e-3 * v)
+
+
+def test_the_world_momentum_is_pins(drift):
+    model, result = drift
+    pmodel = pinref.to_pinocchio(model)
+    pdata = pmodel.createData()
+    run = result.runs[0]
+    for n in (0, run.steps):
+        pin.forwardKinematics(pmodel, pdata, run.q[n], run.v[n])
+        ref = sum(pdata.oMi[i].act(pmodel.inertias[i] * pdata.v[i]).vector
+                  for i in range(1, pmodel.njoints))
+        assert np.max(np.abs(run.momentum[n] - ref)) <= 1e-12 * max(1.0, np.max(np.abs(ref)))
+
+
+def test_drift_halves_when_dt_halves(drift):
+    model, result = drift
+    assert [r.dt for r in result.runs] == [4e-3, 2e-3, 1e-3]
+    assert result.runs[1].steps == 2 * result.runs[0].steps
+    assert np.all(result.ratios >= 2.0), result.ratios
+    assert 0.95 <= result.order <= 1.1
+    # the final configurations converge at first order too
+    assert result.differences[0] / result.differences[1] >= 1.9
+    # T = 1/2 v^T M v at every instant
+    for r in result.runs:
+        assert np.all(r.kinetic_check <= 1e-12 * np.maximum(1.0, r.kinetic))
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_without_gravity_energy_and_momentum_converge(name):
+    build, steps = MODELS[name]
+    result = energy_drift(build(), dt=4e-3, steps=steps, gravity=False)
+    assert np.all(result.runs[0].potential == 0)
+    assert np.all(result.ratios >= 1.95), result.ratios        # first order: 2 in the limit
+    mdrift = np.array([r.momentum_drift for r in result.runs])
+    assert np.all(mdrift[:-1] / mdrift[1:] >= 1.95), mdrift
+
+
+def test_the_table_prints_the_runs_numbers(drift):
+    _, result = drift
+    lines = str(result).splitlines()
+    rows = [line.split() for line in lines[2:5]]
+    for row, run in zip(rows, result.runs):
+        assert float(row[0]) == pytest.approx(run.dt, rel=1e-3)
+        assert int(row[1]) == run.steps
+        assert float(row[2]) == pytest.approx(run.energy[0], rel=1e-8)
+        assert float(row[3]) == pytest.approx(run.energy[-1], rel=1e-8)
+        assert float(row[4]) == pytest.approx(run.drift, rel=1e-3)
+    assert re.search(rf"dt\^{result.order:.2f}", lines[-1])
+    assert float(rows[1][5]) == pytest.approx(result.ratios[0], abs=0.006)
+
+
+def test_energy_command(capsys, tmp_path):
+    png = tmp_path / "e.png"
+    assert main(["experiment", "energy", "--steps", "5", "--plot", str(png)]) == 0
+    out = capsys.readouterr().out
+    assert "max|E-E0|/E_scale" in out and f"wrote {png}" in out
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert main(["experiment", "energy", "--steps", "5", "--no-gravity", "--json"]) == 0
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    assert not doc["gravity"] and len(doc["runs"]) == 3 and doc["runs"][2]["steps"] == 20
+    ref = energy_drift(pinref.buildTutorialModel(), dt=4e-3, steps=5, gravity=False)
+    assert doc["runs"][0]["drift"] == ref.runs[0].drift
+    assert main(["experiment", "energy", "--dt", "-1"]) == 2
+    assert "--dt" in capsys.readouterr().err
+    assert main(["experiment", "energy", "--model", "nope"]) == 2
+    assert main(["experiment", "--help"]) == 0
+    assert main(["experiment", "energy", "--help"]) == 0
+    assert main(["experiment"]) == 2
+
+
+def test_plot_without_matplotlib_is_a_usage_error(monkeypatch, capsys):
+    import builtins
+
+    real = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    assert main(["experiment", "eps-sweep", "--plot", "x.png"]) == 2
+    assert "pinref[plot]" in capsys.readouterr().err
+    with pytest.raises(energy_module.MissingPlotError):
+        energy_module._pyplot()
+
+
+def test_bad_arguments_are_typed_errors():
+    with pytest.raises(pinref.errors.ShapeError, match="dt > 0"):
+        energy_drift(pinref.buildTutorialModel(), dt=0.0)
+
+
+def test_eps_sweeps_show_the_valley_for_q():
+    sweeps = eps_sweeps(pinref.buildTutorialModel())
+    assert set(sweeps) == {"rnea", "aba"}
+    assert set(sweeps["rnea"]) == {"q", "v", "a"} and set(sweeps["aba"]) == {"q", "v", "tau"}
+    for algorithm in sweeps:
+        assert sweeps[algorithm]["q"].shape == "valley"
+        assert sweeps[algorithm]["q"].best.eps in (1e-5, 1e-6)
+        assert sweeps[algorithm]["q"].best.relative_error < 1e-9
+    assert sweeps["rnea"]["a"].shape == sweeps["aba"]["tau"].shape == "rounding"
+
+
+def test_eps_sweep_command(capsys, tmp_path):
+    png = tmp_path / "s.png"
+    assert main(["experiment", "eps-sweep", "--plot", str(png)]) == 0
+    out = capsys.readouterr().out
+    assert "[rnea] eps sweep of dtau/dq" in out and "[aba] eps sweep of d(ddq)/dtau" in out
+    assert out.count("valley: the error falls, then rises") == 2
+    assert png.stat().st_size > 10000
+    assert main(["experiment", "eps-sweep", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["aba"]["q"]["shape"] == "valley" and len(doc["rnea"]["v"]["steps"]) == 6
