@@ -43,27 +43,27 @@ opened (mesh and ``package://`` paths are never read).
 
 import math
 import os
+import stat
+import sys
+import warnings
 from xml.parsers import expat
 
 import numpy as np
 
-from ..errors import UnsupportedError, URDFError
+from ..errors import InertiaError, InertiaWarning, UnsupportedError, URDFError
 from ..joints import (JointModel, JointModelFreeFlyer, JointModelPlanar,
                       JointModelPrismaticUnaligned, JointModelPX, JointModelPY, JointModelPZ,
                       JointModelRevoluteUnaligned, JointModelRevoluteUnboundedUnaligned,
                       JointModelRUBX, JointModelRUBY, JointModelRUBZ, JointModelRX, JointModelRY,
                       JointModelRZ)
 from ..spatial import SE3, Inertia
+from ..spatial.physical import inertia_problems
 from .frame import Frame, FrameType
 from .model import Model
 
 UNIT_BOUND = 1.01
 """Pinocchio's configuration bound on each entry of a (cos, sin) pair or a quaternion of a
 joint read from a URDF (continuous, planar and floating joints)."""
-
-TRIANGLE_TOLERANCE = 1e-6
-"""A link's principal moments a <= b <= c are refused when a + b < c (1 - TRIANGLE_TOLERANCE):
-no rigid body has them. The slack lets a flat plate (c = a + b) printed to 6 digits through."""
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
 
@@ -77,11 +77,13 @@ _AXIS_JOINTS = {
 _UNIT_AXES = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 _IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 _ZERO3 = (0.0, 0.0, 0.0)
+_NORMAL_MIN = sys.float_info.min
 _INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 # --- public entry points -----------------------------------------------------------------
 
 
-def buildModelFromUrdf(filename, root_joint=None, root_joint_name="root_joint", mimic=False):
+def buildModelFromUrdf(filename, root_joint=None, root_joint_name="root_joint", mimic=False, *,
+                       strict=False):
     """The Model of the URDF file ``filename``, equal to ``pinocchio.buildModelFromUrdf``'s.
 
     Parameters
@@ -98,6 +100,10 @@ def buildModelFromUrdf(filename, root_joint=None, root_joint_name="root_joint", 
         Pinocchio's flag. False (the default): a ``<mimic>`` tag is ignored and the joint is an
         ordinary one, as in Pinocchio. True: a mimic joint raises UnsupportedError (pinref has
         no mimic joint).
+    strict : bool
+        False (the default, as Pinocchio): links whose inertia no rigid body has (a negative
+        principal moment, the triangle inequality broken; ``pinref.spatial.physical``) are
+        loaded, and one InertiaWarning lists them all. True: they raise InertiaError instead.
 
     Returns
     -------
@@ -108,29 +114,65 @@ def buildModelFromUrdf(filename, root_joint=None, root_joint_name="root_joint", 
     URDFError
         The file cannot be read, is not well-formed XML, declares an entity, or does not
         describe a valid URDF tree. The message names the element and its line.
+    InertiaError
+        With ``strict=True``: the links whose inertia no rigid body has, every one of them.
 
     Mirrors ``pinocchio::urdf::buildModel`` (parsers/urdf/model.hxx), Pinocchio 3.8.0.
     """
-    path = os.fspath(filename)
-    try:
-        with open(path, "rb") as stream:
-            data = stream.read()
-    except OSError as error:
-        raise URDFError(f"cannot read the URDF file {path!r}: {error.strerror}") from None
-    return _build(data, path, root_joint, root_joint_name, mimic)
+    path = _path(filename)
+    return _build(_read_file(path), path, root_joint, root_joint_name, mimic, strict)
 
 
-def buildModelFromXML(xml_string, root_joint=None, root_joint_name="root_joint", mimic=False):
+def buildModelFromXML(xml_string, root_joint=None, root_joint_name="root_joint", mimic=False, *,
+                      strict=False):
     """The Model of the URDF text ``xml_string`` (str or bytes), equal to
     ``pinocchio.buildModelFromXML``'s. Arguments and errors as ``buildModelFromUrdf``'s."""
     if not isinstance(xml_string, (str, bytes)):
         raise URDFError(f"buildModelFromXML: expected the URDF text (str or bytes), got "
                         f"{type(xml_string).__name__}; buildModelFromUrdf reads a file")
-    return _build(xml_string, "URDF string", root_joint, root_joint_name, mimic)
+    return _build(xml_string, "URDF string", root_joint, root_joint_name, mimic, strict)
 
 
-def _build(data, source, root_joint, root_joint_name, mimic):
-    """parseRootTree: read the robot, then add the root and walk the tree depth first."""
+def _path(filename):
+    """``filename`` as a str path, or URDFError naming what is wrong with it."""
+    try:
+        path = os.fspath(filename)
+    except TypeError:
+        raise URDFError(f"buildModelFromUrdf: the file name must be a str or os.PathLike, not "
+                        f"{type(filename).__name__}; buildModelFromXML reads URDF text") from None
+    if isinstance(path, bytes):
+        path = os.fsdecode(path)
+    if "\0" in path:
+        raise URDFError(f"buildModelFromUrdf: the file name {path!r} holds a NUL byte, which no "
+                        "file name can; pass the path without it")
+    return path
+
+
+def _read_file(path):
+    """The bytes of the regular file ``path``. It is opened without blocking and checked to be
+    a regular file before anything is read, so a directory, a FIFO or a device (/dev/zero)
+    is refused at once instead of hanging or filling the memory."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise URDFError(f"cannot read the URDF file {path!r}: {error.strerror}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise URDFError(f"cannot read the URDF file {path!r}: it is not a regular file (a "
+                            "directory, FIFO or device); pass the path of a .urdf file")
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as error:
+        raise URDFError(f"cannot read the URDF file {path!r}: {error.strerror}") from None
+    finally:
+        os.close(fd)
+
+
+def _build(data, source, root_joint, root_joint_name, mimic, strict):
+    """parseRootTree: read the robot, then add the root and walk the tree depth first; the
+    links of non-physical inertia are reported after the build (raised before it if strict)."""
     if root_joint is not None and not isinstance(root_joint, JointModel):
         raise URDFError(f"root_joint must be a pinref joint model such as "
                         f"pinref.JointModelFreeFlyer(), not {type(root_joint).__name__}")
@@ -139,6 +181,8 @@ def _build(data, source, root_joint, root_joint_name, mimic):
     reader = _Reader(source)
     name, links, joints = reader.robot(_parse_xml(data, source))
     root, children = _tree(reader, links, joints)
+    if strict and reader.inertia_problems:
+        raise InertiaError(reader.inertia_report("refused (strict=True)"))
     if root_joint is not None and root_joint_name in joints:
         raise reader.error(joints[root_joint_name].element, f"the name {root_joint_name!r} is "
                            "the root joint's; pass another root_joint_name")
@@ -166,6 +210,9 @@ def _build(data, source, root_joint, root_joint_name, mimic):
         lost = [name for name in links if name not in body_frame]
         raise reader.error(links[lost[0]].element, f"the links {lost} cannot be reached from "
                            f"the root link {root.name!r}: their joints form a cycle")
+    if reader.inertia_problems:
+        warnings.warn(reader.inertia_report("loaded as Pinocchio loads them; strict=True "
+                                            "refuses them"), InertiaWarning, stacklevel=3)
     return model
 
 
@@ -223,9 +270,23 @@ def _joint_model(joint):
     for k, unit in enumerate(_UNIT_AXES):
         if _is_approx(joint.axis, unit):
             return classes[k]()
-    x, y, z = joint.axis
-    norm = math.sqrt(x * x + y * y + z * z)  # Eigen's normalized(): axis / sqrt(squaredNorm)
-    return classes[3](np.array([x / norm, y / norm, z / norm]))
+    return classes[3](np.array(_normalized(joint.axis)))
+
+
+def _normalized(axis):
+    """``axis / |axis|`` as Eigen's ``normalized()`` rounds it (axis / sqrt(squaredNorm)) where
+    the squared norm is a normal double; otherwise (an axis like 1e-200 or 1e200, whose square
+    under- or overflows, where Eigen returns the axis unchanged or zero) it is scaled by its
+    largest entry first, so the result is a unit vector."""
+    x, y, z = axis
+    norm2 = x * x + y * y + z * z
+    if _NORMAL_MIN <= norm2 < math.inf:
+        norm = math.sqrt(norm2)
+        return x / norm, y / norm, z / norm
+    scale = max(abs(x), abs(y), abs(z))
+    x, y, z = x / scale, y / scale, z / scale
+    norm = math.sqrt(x * x + y * y + z * z)
+    return x / norm, y / norm, z / norm
 
 
 def _joint_limits(joint):
@@ -267,6 +328,15 @@ class _Reader:
 
     def __init__(self, source):
         self.source = source
+        self.inertia_problems = []  # (link element, problem), document order
+
+    def inertia_report(self, outcome):
+        """The message listing every link of ``inertia_problems``, one a line."""
+        count = len(self.inertia_problems)
+        lines = [f'  <link name="{link.attrib["name"]}"> (line {link.line}): {problem}'
+                 for link, problem in self.inertia_problems]
+        return (f"{self.source}: {count} link{'s' if count > 1 else ''} with an inertia no "
+                f"rigid body has, {outcome}:\n" + "\n".join(lines))
 
     def error(self, element, message):
         name = element.attrib.get("name")
@@ -350,6 +420,9 @@ class _Reader:
     def link(self, element):
         link = _Link()
         link.name = self.attribute(element, "name", element)
+        if not link.name:
+            raise self.error(element, 'the link\'s name is empty (name=""); give the link a '
+                             "name (joints and frames refer to it by name)")
         link.element = element
         link.parent_joint = None
         inertial = element.first("inertial")
@@ -358,8 +431,8 @@ class _Reader:
 
     def inertial(self, link, inertial):
         """``convertFromUrdf(Inertial)``: Inertia(mass, origin xyz, R I R^T), R from the origin's
-        rpy; refused unless physical (mass >= 0, principal moments forming a triangle), which
-        Pinocchio does not check."""
+        rpy. A negative mass is refused; a rotational inertia no rigid body has is loaded as
+        Pinocchio loads it and recorded in ``inertia_problems`` (Pinocchio checks neither)."""
         R, com = self.pose(inertial.first("origin"), link)
         mass_element = self.child(inertial, "mass", link)
         (mass,) = self.numbers(self.attribute(mass_element, "value", link), 1, link,
@@ -370,12 +443,8 @@ class _Reader:
                                   for key in _INERTIA_KEYS)
         I = ((xx, xy, xz), (xy, yy, yz), (xz, yz, zz))
         if mass < 0.0:
-            raise self.error(link, f"<mass> value = {mass:g} is negative")
-        a, b, c = np.linalg.eigvalsh(np.array(I))
-        if a + b < c * (1.0 - TRIANGLE_TOLERANCE):
-            raise self.error(link, f"the principal moments of inertia ({a:.6g}, {b:.6g}, "
-                             f"{c:.6g}) break the triangle inequality (none may exceed the sum "
-                             "of the other two): no rigid body has this inertia")
+            raise self.error(link, f"<mass> value = {mass:g} is negative; a mass is >= 0")
+        self.inertia_problems.extend((link, problem) for problem in inertia_problems(I))
         L = _matmul3(_matmul3(R, I), _transpose3(R))  # Symmetric3 keeps the lower triangle
         sym = ((L[0][0], L[1][0], L[2][0]), (L[1][0], L[1][1], L[2][1]),
                (L[2][0], L[2][1], L[2][2]))
@@ -509,15 +578,22 @@ def _parse_xml(data, source):
     Entity declarations can only come in the DTD, before the root element, and an entity
     reference needs a declaration (the five predefined ones aside), so refusing declarations
     rules out both entity expansion and external entities; parameter entities are not parsed,
-    and a DOCTYPE naming an external DTD is refused too (expat would skip it silently).
+    and a DOCTYPE naming an external DTD is refused too (expat would skip it silently). An
+    attribute-list declaration is refused: its defaults and value normalisation would change
+    what the elements hold, and urdfdom (tinyxml2) reads no DTD. A BOM and blanks before the
+    XML declaration, which urdfdom skips, are dropped first (line numbers still count them).
     """
+    data, skipped_lines = _skip_before_declaration(data)
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     document = _Element("", {}, 0)
     stack = [document]
 
+    def line():
+        return parser.CurrentLineNumber + skipped_lines
+
     def start(tag, attrib):
-        element = _Element(tag, attrib, parser.CurrentLineNumber)
+        element = _Element(tag, attrib, line())
         stack[-1].children.append(element)
         stack.append(element)
 
@@ -525,19 +601,25 @@ def _parse_xml(data, source):
         stack.pop()
 
     def refuse(name, *_):
-        raise URDFError(f"{source}, line {parser.CurrentLineNumber}: the document declares the "
-                        f"entity {name!r}; entity declarations are refused (no entity "
-                        "expansion, no external entity), and a URDF needs none")
+        raise URDFError(f"{source}, line {line()}: the document declares the entity {name!r}; "
+                        "entity declarations are refused (no entity expansion, no external "
+                        "entity), and a URDF needs none")
 
     def refuse_external(context, base, system_id, public_id):
-        raise URDFError(f"{source}, line {parser.CurrentLineNumber}: the reference to the "
-                        f"external entity {system_id!r} is refused")
+        raise URDFError(f"{source}, line {line()}: the reference to the external entity "
+                        f"{system_id!r} is refused")
 
     def refuse_external_dtd(name, system_id, public_id, has_internal_subset):
         if system_id is not None or public_id is not None:
-            raise URDFError(f"{source}, line {parser.CurrentLineNumber}: the DOCTYPE names the "
-                            f"external DTD {system_id or public_id!r}, which is refused (it "
-                            "would not be read)")
+            raise URDFError(f"{source}, line {line()}: the DOCTYPE names the external DTD "
+                            f"{system_id or public_id!r}, which is refused (it would not be "
+                            "read)")
+
+    def refuse_attlist(element, attribute, *_):
+        raise URDFError(f"{source}, line {line()}: the DTD declares the attributes of "
+                        f"<{element}> ({attribute!r}); attribute-list declarations are refused "
+                        "(their defaults would change the model, and urdfdom reads no DTD): "
+                        "remove the <!ATTLIST> and write the attributes in the elements")
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
@@ -545,12 +627,34 @@ def _parse_xml(data, source):
     parser.UnparsedEntityDeclHandler = refuse
     parser.ExternalEntityRefHandler = refuse_external
     parser.StartDoctypeDeclHandler = refuse_external_dtd
+    parser.AttlistDeclHandler = refuse_attlist
     try:
         parser.Parse(data, True)
     except expat.ExpatError as error:
-        raise URDFError(f"{source}, line {error.lineno}, column {error.offset + 1}: not "
-                        f"well-formed XML: {expat.ErrorString(error.code)}") from None
+        raise URDFError(f"{source}, line {error.lineno + skipped_lines}, column "
+                        f"{error.offset + 1}: not well-formed XML: "
+                        f"{expat.ErrorString(error.code)}") from None
+    except URDFError:
+        raise
+    except (LookupError, ValueError) as error:  # expat's refusal of an encoding it lacks
+        raise URDFError(f"{source}: the XML declaration names an encoding expat cannot read "
+                        f"({error}); a URDF is UTF-8 (urdfdom reads every file as UTF-8): "
+                        'declare encoding="UTF-8" or leave the encoding out') from None
     return document.children[0]
+
+
+def _skip_before_declaration(data):
+    """``(data, lines)``: ``data`` without the BOM and blanks before an XML declaration (which
+    expat refuses and urdfdom skips), and the number of lines dropped."""
+    bom, blanks, declaration = (("\ufeff", " \t\r\n", "<?xml") if isinstance(data, str)
+                                else (b"\xef\xbb\xbf", b" \t\r\n", b"<?xml"))
+    body = data[len(bom):] if data.startswith(bom) else data
+    rest = body.lstrip(blanks)
+    if len(rest) == len(body) or not rest.startswith(declaration):
+        return data, 0
+    dropped = body[:len(body) - len(rest)]
+    newline, cr = ("\n", "\r") if isinstance(data, str) else (b"\n", b"\r")
+    return rest, dropped.count(newline) + dropped.count(cr) - dropped.count(cr + newline)
 
 
 # --- Pinocchio's arithmetic, operation for operation -----------------------------------------

@@ -11,6 +11,7 @@ import numpy as np
 from ..errors import InertiaError
 from . import _kernels as K
 from .motion import Force, Motion
+from .physical import check_rigid_body
 
 SYMMETRY_TOLERANCE = 1e-12
 
@@ -38,6 +39,7 @@ class Inertia:
             raise InertiaError(
                 "Inertia: the rotational inertia must be symmetric, got\n"
                 f"{I}\n(asymmetry {asym.max():.3g}); pass 0.5 * (I + I.T) if that is meant")
+        check_rigid_body(I, "Inertia")
         shape = K.batch_shape((m, 0), (c, 1), (I, 2))
         self.mass = np.broadcast_to(m, shape).copy()
         self.lever = np.broadcast_to(c, shape + (3,)).copy()
