@@ -1,13 +1,16 @@
 """Model, Frame, Data and the sample models."""
 
+from .containers import *  # noqa: F401,F403
+from .containers import __all__ as _containers_all
 from .data import Data
-from .frame import Frame, FrameType
+from .frame import BODY, FIXED_JOINT, JOINT, OP_FRAME, SENSOR, Frame, FrameType
 from .model import UNIT_NORM_TOLERANCE, Model
 from .sample_models import (buildSampleModelHumanoid, buildSampleModelHumanoidRandom,
                             buildSampleModelManipulator, buildTutorialModel)
 from .urdf import buildModelFromUrdf, buildModelFromXML
 
-__all__ = ["Data", "Frame", "FrameType", "Model", "UNIT_NORM_TOLERANCE",
+__all__ = ["Data", "Frame", "FrameType", "OP_FRAME", "JOINT", "FIXED_JOINT", "BODY", "SENSOR",
+           *_containers_all, "Model", "UNIT_NORM_TOLERANCE",
            "buildSampleModelHumanoid", "buildSampleModelHumanoidRandom",
            "buildSampleModelManipulator", "buildTutorialModel",
            "buildModelFromUrdf", "buildModelFromXML"]

@@ -78,8 +78,16 @@ def _add_manipulator(model, root_joint_idx=0, Mroot=None, pre=""):
     model.effortLimit[v:v + 6] = _TAUMAX
 
 
-def buildSampleModelManipulator():
-    """Pinocchio's 6-dof sample arm (``pin.buildSampleModelManipulator()``), nq = nv = 6."""
+def buildSampleModelManipulator(mimic=False):
+    """Pinocchio's 6-dof sample arm (``pin.buildSampleModelManipulator()``), nq = nv = 6.
+
+    ``mimic=True`` (Pinocchio's last joint is then ``wrist1_mimic_joint``, mimicking
+    ``wrist1_joint``) raises UnsupportedError: pinref has no mimic joint."""
+    if mimic:
+        raise UnsupportedError(
+            "buildSampleModelManipulator(mimic=True): the last joint would be "
+            "wrist1_mimic_joint, a JointModelMimic of wrist1_joint, and pinref has no mimic "
+            "joint; use mimic=False")
     model = Model()
     _add_manipulator(model)
     return model

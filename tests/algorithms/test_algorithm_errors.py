@@ -127,8 +127,8 @@ def test_a_pinocchio_model_or_data_is_refused(call):
         getattr(pinref, call)(MODEL, pt.createData(), *args)
 
 
-@pytest.mark.parametrize("armature", [np.ones(3), np.array(0.1), np.full(8, np.nan),
-                                      -np.ones(8)], ids=["size", "scalar", "nan", "negative"])
+@pytest.mark.parametrize("armature", [np.full(8, np.nan), -np.ones(8)],
+                         ids=["nan", "negative"])
 def test_bad_armature_is_refused(armature):
     model = pinref.buildTutorialModel()
     model.armature = armature
