@@ -150,11 +150,13 @@ class LieGroup:
         return _product(J, product, f"{self.name}.dDifference")
 
     def dIntegrateTransport(self, q, v, J, arg):
-        """``dIntegrate(q, v, arg) @ J``: a tangent vector ``(nv,)`` or matrix ``(nv, m)``
-        carried from the end point of integrate back to q."""
+        """``dIntegrate(q, v, arg) @ J``: a tangent vector ``(..., nv)`` or matrix
+        ``(..., nv, m)`` carried from the end point of integrate back to q. J is read as
+        vectors when it has one axis less than the Jacobian ``(..., nv, nv)`` (so with batched
+        q and v, a matrix J carries the batch axes too)."""
         Jint = self.dIntegrate(q, v, arg)
         J = as_array(J, f"{self.name}.dIntegrateTransport: J", ())
-        if J.ndim == 1:
+        if J.ndim == Jint.ndim - 1:
             return _multiply(Jint, J[..., None], f"{self.name}.dIntegrateTransport")[..., 0]
         return _multiply(Jint, J, f"{self.name}.dIntegrateTransport")
 
