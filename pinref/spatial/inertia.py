@@ -161,7 +161,8 @@ class Inertia:
         mass = v[..., 0]
         with np.errstate(divide="ignore", invalid="ignore"):
             lever = v[..., 1:4] / mass[..., None]
-        return cls(mass, lever, K.symmetric3_matrix(v[..., 4:10]) + K.alpha_skew_square(mass, lever))
+        inertia = K.symmetric3_matrix(v[..., 4:10]) + K.alpha_skew_square(mass, lever)
+        return cls(mass, lever, inertia)
 
     def toPseudoInertia(self):
         """The 4x4 pseudo-inertia of this body as a ``PseudoInertia``."""

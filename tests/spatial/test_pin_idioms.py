@@ -544,3 +544,21 @@ def test_an_empty_batch_inertia_is_an_empty_batch():
     Y = Inertia(np.zeros(0), np.zeros((0, 3)), np.zeros((0, 3, 3)))
     assert Y.shape == (0,) and Y.matrix().shape == (0, 6, 6)
     assert (SE3.Identity((0,)) * Y).shape == (0,)
+
+
+# --- issue 13 item 10: messages that say the real norm and the real fix -------------------------
+
+
+def test_not_normalized_messages_print_the_real_norm_and_the_real_fix():
+    so3 = pinref.joints.liegroup.SpecialOrthogonal3()
+    with pytest.raises(NotNormalizedError, match=r"norm 2 \(off 1 by 1,") as info:
+        so3.integrate(np.array([0.0, 0.0, 0.0, 2.0]), np.zeros(3))
+    assert "normalize(q)" in str(info.value)
+    with pytest.raises(NotNormalizedError, match=r"zero \(norm 0\)") as info:
+        so3.integrate(np.array([[0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 0.0]]), np.zeros(3))
+    assert "call normalize" not in str(info.value) and "(0, 0, 0, 1)" in str(info.value)
+    with pytest.raises(NotNormalizedError, match=r"\(1, 0\)"):
+        pinref.joints.liegroup.SpecialOrthogonal2().integrate(np.zeros(2), np.zeros(1))
+    with pytest.raises(NotNormalizedError, match=r"norm 0\.5 "):
+        pinref.liegroups.SE3().difference(np.array([0, 0, 0, 0, 0, 0, 0.5]),
+                                          pinref.liegroups.SE3().neutral)
