@@ -79,10 +79,22 @@ def state(model, q, *, data=NO_DATA, **tangent):
 
 
 def check_model(model, data=NO_DATA):
-    """A pinref Model (and a Data created for a model of its structure), with an armature of
-    nv finite non-negative numbers and a finite gravity; otherwise a typed error saying what to
-    pass. ``data=None`` is refused (ArgumentTypeError), a Data of another model too
-    (DataModelMismatchError, where Pinocchio raises RuntimeError)."""
+    """``check_data``, then an armature of nv finite non-negative numbers and a finite gravity;
+    otherwise a typed error saying what to pass."""
+    check_data(model, data)
+    armature = model.armature
+    if (not isinstance(armature, np.ndarray) or armature.shape != (model.nv,)
+            or not np.all(np.isfinite(armature)) or np.any(armature < 0)):
+        raise ShapeError(f"model.armature: expected {model.nv} finite non-negative numbers "
+                         f"(one per velocity entry), got {armature!r}")
+    if not np.all(np.isfinite(model.gravity.vector)) or model.gravity.vector.shape != (6,):
+        raise NonFiniteError(f"model.gravity: expected one finite Motion, got {model.gravity!r}")
+
+
+def check_data(model, data=NO_DATA):
+    """A pinref Model and (unless omitted) a Data created for a model of its structure, as the
+    functions that only read Data check them. ``data=None`` is refused (ArgumentTypeError), a
+    Data of another model too (DataModelMismatchError, where Pinocchio raises RuntimeError)."""
     from ..model import Data, Model
 
     if not isinstance(model, Model):
@@ -103,13 +115,6 @@ def check_model(model, data=NO_DATA):
             f"{nv}, or other parents or joint types) than {model.name or 'this model'!r} "
             f"(njoints {model.njoints}, nq {model.nq}, nv {model.nv}); create its Data with "
             "model.createData()")
-    armature = model.armature
-    if (not isinstance(armature, np.ndarray) or armature.shape != (model.nv,)
-            or not np.all(np.isfinite(armature)) or np.any(armature < 0)):
-        raise ShapeError(f"model.armature: expected {model.nv} finite non-negative numbers "
-                         f"(one per velocity entry), got {armature!r}")
-    if not np.all(np.isfinite(model.gravity.vector)) or model.gravity.vector.shape != (6,):
-        raise NonFiniteError(f"model.gravity: expected one finite Motion, got {model.gravity!r}")
 
 
 def external_forces(model, fext, shape):
