@@ -112,7 +112,7 @@ def main():
                 rows.append((n, "yes" if free_flyer else "no", algo, *t, t[1] / t[0],
                              t[3] / t[2]))
     print_table(["N", "free-flyer", "algorithm", "pin us", "pinref us",
-                 f"pin loop us/state", f"pinref B={args.batch} us/state", "ratio one",
+                 "pin loop us/state", f"pinref B={args.batch} us/state", "ratio one",
                  "ratio batched"], rows)
     if args.plot:
         plot(results, args.sizes, args.batch, args.plot)

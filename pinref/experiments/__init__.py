@@ -11,8 +11,15 @@ imports the core; the core never imports it).
 - ``sweep``: the eps sweeps of RNEA's and ABA's derivatives (``finite_differences.eps_sweep``).
 """
 
-from .energy import EnergyDrift, EnergyRun, MissingPlotError, energy_drift, plot_energy
+from .energy import (
+    EnergyDrift,
+    EnergyRun,
+    ExperimentError,
+    MissingPlotError,
+    energy_drift,
+    plot_energy,
+)
 from .sweep import eps_sweeps, plot_sweeps
 
-__all__ = ["EnergyDrift", "EnergyRun", "MissingPlotError", "energy_drift", "eps_sweeps",
-           "plot_energy", "plot_sweeps"]
+__all__ = ["EnergyDrift", "EnergyRun", "ExperimentError", "MissingPlotError", "energy_drift",
+           "eps_sweeps", "plot_energy", "plot_sweeps"]

@@ -15,6 +15,7 @@ One state from --seed (q uniform in [-1, 1] per coordinate, v normal). --plot ne
 
 import argparse
 import json
+import sys
 import time
 
 from ..cli import Progress, UsageError, add_model_arguments, model_display_name, model_from_args
@@ -82,7 +83,7 @@ def run_energy(args):
         print(f"wrote {args.plot}")
     total = sum(r.steps for r in result.runs)
     print(f"\npinref experiment energy: {total} steps in {time.perf_counter() - started:.1f} s",
-          file=None if not args.json else __import__("sys").stderr)
+          file=sys.stderr if args.json else sys.stdout)
     return 0
 
 

@@ -32,7 +32,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import pinref
+from pinref.errors import PinrefError
 from pinref.spatial import Force
+
+
+class ExperimentError(PinrefError, ValueError):
+    """An experiment's parameter is out of range (dt <= 0, no steps, ...)."""
+
+
+class MissingPlotError(PinrefError, ImportError):
+    """matplotlib is not installed (``pip install 'pinref[plot]'``)."""
 
 
 @dataclass(frozen=True)
@@ -212,7 +221,7 @@ def energy_drift(model, q0=None, v0=None, dt=1e-3, steps=500, gravity=True, refi
     EnergyDrift, whose runs hold the arrays (EnergyRun).
     """
     if not dt > 0 or steps < 1 or refinements < 2:
-        raise pinref.errors.ShapeError(
+        raise ExperimentError(
             f"energy_drift: needs dt > 0, steps >= 1 and refinements >= 2, got dt={dt}, "
             f"steps={steps}, refinements={refinements}")
     if not gravity:
@@ -284,7 +293,3 @@ def _pyplot():
     import matplotlib.pyplot as plt
 
     return plt
-
-
-class MissingPlotError(pinref.errors.PinrefError, ImportError):
-    """matplotlib is not installed (``pip install 'pinref[plot]'``)."""

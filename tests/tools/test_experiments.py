@@ -18,7 +18,8 @@ from pinref.experiments import energy_drift, eps_sweeps
 from pinref.experiments import energy as energy_module
 from pinref.experiments.energy import initial_state, simulate
 
-MODELS = {"tutorial": (pinref.buildTutorialModel, 30), "humanoid": (pinref.buildSampleModelHumanoid, 10)}
+MODELS = {"tutorial": (pinref.buildTutorialModel, 30),
+          "humanoid": (pinref.buildSampleModelHumanoid, 10)}
 
 
 @pytest.fixture(scope="module", params=sorted(MODELS))
@@ -134,8 +135,19 @@ def test_plot_without_matplotlib_is_a_usage_error(monkeypatch, capsys):
 
 
 def test_bad_arguments_are_typed_errors():
-    with pytest.raises(pinref.errors.ShapeError, match="dt > 0"):
+    from pinref.experiments import ExperimentError
+
+    assert issubclass(ExperimentError, (pinref.errors.PinrefError, ValueError))
+    with pytest.raises(ExperimentError, match="dt > 0"):
         energy_drift(pinref.buildTutorialModel(), dt=0.0)
+
+
+def test_progress_is_reported_for_every_run():
+    calls = []
+    energy_drift(pinref.buildTutorialModel(), dt=4e-3, steps=2,
+                 progress=lambda stage, done, total: calls.append((stage, done, total)))
+    assert calls[0] == ("dt = 0.004", 0, 2) and calls[2] == ("dt = 0.004", 2, 2)
+    assert calls[-1] == ("dt = 0.001", 8, 8) and len(calls) == 3 + 5 + 9
 
 
 def test_eps_sweeps_show_the_valley_for_q():
