@@ -124,6 +124,17 @@ def as_array(x, name, tail, column=False):
     return a
 
 
+def checked_setattr(obj, name, value, fields):
+    """``obj.name = value`` for a spatial object: a field listed in ``fields`` (name -> trailing
+    shape) is read as ``as_array`` reads arguments (so a ``(3, 1)`` column is stored ``(3,)`` and a
+    wrong size or NaN is refused, naming the field), and stored as a copy. The classes' own code
+    stores checked arrays with ``object.__setattr__`` instead."""
+    tail = fields.get(name)
+    if tail is not None:
+        value = np.array(as_array(value, f"{type(obj).__name__}.{name}", tail, column=True))
+    object.__setattr__(obj, name, value)
+
+
 def type_name(x):
     """How a message names the type of ``x``: ``Motion`` for pinref's own classes, the module
     for anyone else's, so ``pinocchio.Force (from the pinocchio package, not pinref)`` cannot be

@@ -15,6 +15,9 @@ from .physical import check_rigid_body
 
 SYMMETRY_TOLERANCE = 1e-12
 
+_set = object.__setattr__  # stores an already-checked array, past the checked __setattr__
+_FIELDS = {"mass": (), "lever": (3,), "inertia": (3, 3)}
+
 
 class Inertia:
     """``(mass (...), lever (..., 3), inertia (..., 3, 3))`` with leading batch axes."""
@@ -26,8 +29,7 @@ class Inertia:
         (a copy) or ``Inertia()`` (zero; Pinocchio leaves it uninitialised)."""
         if lever is None and inertia is None:
             other = Inertia.Zero() if mass is None else K.expect_type(mass, Inertia, "Inertia(Y)")
-            self.mass, self.lever, self.inertia = (
-                other.mass.copy(), other.lever.copy(), other.inertia.copy())
+            self._assign(other.copy())
             return
         m = K.as_array(mass, "Inertia: mass", ())
         c = K.as_array(lever, "Inertia: lever", (3,), True)
@@ -41,11 +43,11 @@ class Inertia:
                 f"{I}\n(asymmetry {asym.max():.3g}); pass 0.5 * (I + I.T) if that is meant")
         check_rigid_body(I, "Inertia")
         shape = K.batch_shape((m, 0), (c, 1), (I, 2))
-        self.mass = np.broadcast_to(m, shape).copy()
-        self.lever = np.broadcast_to(c, shape + (3,)).copy()
+        _set(self, "mass", np.broadcast_to(m, shape).copy())
+        _set(self, "lever", np.broadcast_to(c, shape + (3,)).copy())
         # Symmetric3 keeps the lower triangle; mirror it so both triangles agree exactly.
         lower = np.tril(np.broadcast_to(I, shape + (3, 3)))
-        self.inertia = lower + K.mT(np.tril(lower, -1))
+        _set(self, "inertia", lower + K.mT(np.tril(lower, -1)))
 
     @classmethod
     def _wrap(cls, mass, lever, inertia):
@@ -57,10 +59,18 @@ class Inertia:
             lever = np.broadcast_to(lever, shape + (3,)).copy()
             inertia = np.broadcast_to(inertia, shape + (3, 3)).copy()
         obj = object.__new__(cls)
-        obj.mass = mass
-        obj.lever = lever
-        obj.inertia = inertia
+        obj._assign_arrays(mass, lever, inertia)
         return obj
+
+    def __setattr__(self, name, value):
+        """``Y.mass = ...``, ``Y.lever = ...``, ``Y.inertia = ...`` are checked and coerced as
+        the constructor's arguments (a ``(3, 1)`` lever is stored ``(3,)``)."""
+        K.checked_setattr(self, name, value, _FIELDS)
+
+    def _assign_arrays(self, mass, lever, inertia):
+        _set(self, "mass", mass)
+        _set(self, "lever", lever)
+        _set(self, "inertia", inertia)
 
     @classmethod
     def Zero(cls, shape=()):
@@ -194,7 +204,7 @@ class Inertia:
         self._assign(Inertia.Identity(self.shape))
 
     def _assign(self, other):
-        self.mass, self.lever, self.inertia = other.mass, other.lever, other.inertia
+        self._assign_arrays(other.mass, other.lever, other.inertia)
 
     def isZero(self, prec=1e-12):
         """|m| <= prec and every entry of the lever and of I at most prec (``isZero``)."""
@@ -274,7 +284,7 @@ class Inertia:
             return NotImplemented
         merged = Inertia._wrap(*K.inertia_iadd(self.mass, self.lever, self.inertia,
                                                other.mass, other.lever, other.inertia))
-        self.mass, self.lever, self.inertia = merged.mass, merged.lever, merged.inertia
+        self._assign(merged)
         return self
 
     def se3Action(self, M):

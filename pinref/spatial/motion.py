@@ -12,6 +12,9 @@ import numpy as np
 from ..errors import ArgumentTypeError, ShapeError
 from . import _kernels as K
 
+_set = object.__setattr__  # stores an already-checked array, past the checked __setattr__
+_FIELDS = {"vector": (6,)}
+
 
 class _SpatialVector:
     """Shared storage and vector-space arithmetic of Motion and Force (one ``(..., 6)`` array)."""
@@ -26,26 +29,31 @@ class _SpatialVector:
         a copy of the same type, or nothing (zero; Pinocchio leaves it uninitialised)."""
         name = type(self).__name__
         if not args:
-            self.vector = np.zeros(6)
+            vector = np.zeros(6)
         elif len(args) == 1 and isinstance(args[0], _SpatialVector):
             K.expect_type(args[0], type(self), f"{name}({name})",
                           "a Motion and a Force are not interchangeable; pass .vector to reuse "
                           "the six numbers")
-            self.vector = args[0].vector.copy()
+            vector = args[0].vector.copy()
         elif len(args) == 1:
-            self.vector = np.array(K.as_array(args[0], f"{name}(vector)", (6,), True))
+            vector = np.array(K.as_array(args[0], f"{name}(vector)", (6,), True))
         elif len(args) == 2:
             linear = K.as_array(args[0], f"{name}(linear, angular): linear", (3,), True)
             angular = K.as_array(args[1], f"{name}(linear, angular): angular", (3,), True)
-            self.vector = K.stack6(linear, angular)
+            vector = K.stack6(linear, angular)
         else:
             raise ShapeError(f"{name} takes (vector) of shape (..., 6) or (linear, angular)")
+        _set(self, "vector", vector)
+
+    def __setattr__(self, name, value):
+        """``x.vector = ...`` is checked and coerced as the constructor's argument."""
+        K.checked_setattr(self, name, value, _FIELDS)
 
     @classmethod
     def _wrap(cls, vector):
         """Wrap an array already known to be ``(..., 6)`` float and finite (no checks, no copy)."""
         obj = object.__new__(cls)
-        obj.vector = vector
+        _set(obj, "vector", vector)
         return obj
 
     @classmethod
@@ -66,7 +74,7 @@ class _SpatialVector:
 
     @linear.setter
     def linear(self, value):
-        self.vector[..., K.LINEAR] = value
+        self.vector[..., K.LINEAR] = K.as_array(value, f"{type(self).__name__}.linear", (3,), True)
 
     @property
     def angular(self):
@@ -75,11 +83,12 @@ class _SpatialVector:
 
     @angular.setter
     def angular(self, value):
-        self.vector[..., K.ANGULAR] = value
+        self.vector[..., K.ANGULAR] = K.as_array(value, f"{type(self).__name__}.angular", (3,),
+                                                 True)
 
     def setRandom(self):
         """Replace the values in place by ``Random(self.shape)``."""
-        self.vector = self.Random(self.shape).vector
+        _set(self, "vector", self.Random(self.shape).vector)
 
     def np(self):
         """Alias of ``vector``, as Pinocchio's ``.np`` (a property of each subclass, in its own
@@ -143,12 +152,12 @@ class _SpatialVector:
 
     @K.broadcasting()
     def __iadd__(self, other):
-        self.vector = self.vector + self._same(other, "+")
+        _set(self, "vector", self.vector + self._same(other, "+"))
         return self
 
     @K.broadcasting()
     def __isub__(self, other):
-        self.vector = self.vector - self._same(other, "-")
+        _set(self, "vector", self.vector - self._same(other, "-"))
         return self
 
     def __neg__(self):
@@ -187,7 +196,7 @@ class _SpatialVector:
         return bool(np.all(np.abs(self.vector) <= prec))
 
     def setZero(self):
-        self.vector = np.zeros_like(self.vector)
+        _set(self, "vector", np.zeros_like(self.vector))
 
     def __str__(self):
         """As Pinocchio prints it (``  v =`` / ``  w =`` rows, ``  f =`` / ``tau =``)."""

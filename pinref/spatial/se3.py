@@ -13,6 +13,9 @@ from .explog import exp6, log6, quaternion_to_matrix
 from .inertia import Inertia
 from .motion import Force, Motion
 
+_set = object.__setattr__  # stores an already-checked array, past the checked __setattr__
+_FIELDS = {"rotation": (3, 3), "translation": (3,)}
+
 
 class SE3:
     """``(rotation (..., 3, 3), translation (..., 3))`` with leading batch axes.
@@ -38,30 +41,35 @@ class SE3:
                 R = K.as_array(rot, "SE3(rotation, translation): rotation", (3, 3))
             p = K.as_array(args[1], "SE3(rotation, translation): translation", (3,), True)
             shape = K.batch_shape((R, 2), (p, 1))
-            self.rotation = np.broadcast_to(R, shape + (3, 3)).copy()
-            self.translation = np.broadcast_to(p, shape + (3,)).copy()
+            R = np.broadcast_to(R, shape + (3, 3)).copy()
+            p = np.broadcast_to(p, shape + (3,)).copy()
         elif len(args) == 1 and isinstance(args[0], SE3):
-            self.rotation = np.array(args[0].rotation)
-            self.translation = np.array(args[0].translation)
+            R, p = np.array(args[0].rotation), np.array(args[0].translation)
         elif not args or (len(args) == 1 and isinstance(args[0], int)
                           and not isinstance(args[0], bool)):
             if args and args[0] != 1:
                 raise ShapeError(f"SE3(int): only SE3(1) (the identity) is defined, got {args[0]}")
-            self.rotation, self.translation = np.eye(3), np.zeros(3)
+            R, p = np.eye(3), np.zeros(3)
         elif len(args) == 1:
             H = K.as_array(args[0], "SE3(homogeneous)", (4, 4))
-            self.rotation = H[..., :3, :3].copy()
-            self.translation = H[..., :3, 3].copy()
+            R, p = H[..., :3, :3].copy(), H[..., :3, 3].copy()
         else:
             raise ShapeError(
                 "SE3 takes (rotation, translation), (quaternion, translation), a (..., 4, 4) "
                 "homogeneous matrix, an SE3, or nothing (the identity)")
+        _set(self, "rotation", R)
+        _set(self, "translation", p)
+
+    def __setattr__(self, name, value):
+        """``M.rotation = ...`` / ``M.translation = ...`` are checked and coerced as the
+        constructor's arguments (a ``(3, 1)`` translation is stored ``(3,)``)."""
+        K.checked_setattr(self, name, value, _FIELDS)
 
     @classmethod
     def _wrap(cls, R, p):
         obj = object.__new__(cls)
-        obj.rotation = R
-        obj.translation = p
+        _set(obj, "rotation", R)
+        _set(obj, "translation", p)
         return obj
 
     @classmethod
@@ -90,12 +98,14 @@ class SE3:
     def setRandom(self):
         """Replace the values in place by ``SE3.Random(self.shape)``."""
         other = SE3.Random(self.shape)
-        self.rotation, self.translation = other.rotation, other.translation
+        _set(self, "rotation", other.rotation)
+        _set(self, "translation", other.translation)
 
     def setIdentity(self):
         """Replace the values in place by the identity (the batch shape is kept)."""
         other = SE3.Identity(self.shape)
-        self.rotation, self.translation = other.rotation, other.translation
+        _set(self, "rotation", other.rotation)
+        _set(self, "translation", other.translation)
 
     @property
     def shape(self):

@@ -562,3 +562,30 @@ def test_not_normalized_messages_print_the_real_norm_and_the_real_fix():
     with pytest.raises(NotNormalizedError, match=r"norm 0\.5 "):
         pinref.liegroups.SE3().difference(np.array([0, 0, 0, 0, 0, 0, 0.5]),
                                           pinref.liegroups.SE3().neutral)
+
+
+# --- assignments coerce as pin's setters do ---------------------------------------------------
+
+
+def test_field_assignments_take_columns_and_refuse_wrong_sizes(rng):
+    M, pM = SE3.Random(), pin.SE3.Random()
+    col = rng.normal(size=(3, 1))
+    M.translation, pM.translation = col, col
+    assert M.translation.shape == pM.translation.shape == (3,)
+    assert_close(M.translation, pM.translation)
+    v, pv = Motion.Zero(), pin.Motion.Zero()
+    v.linear, pv.linear = col, col
+    v.vector[3:] = 1.0
+    assert_close(v.linear, pv.linear)
+    v.vector = rng.normal(size=(6, 1))
+    assert v.vector.shape == (6,)
+    Y = Inertia.Zero()
+    Y.mass, Y.lever = 10, col
+    assert Y.mass.shape == () and Y.lever.shape == (3,)
+    assert_close(Y.matrix(), pin.Inertia(10.0, col, np.zeros((3, 3))).matrix())
+    for obj, name, value in ((M, "translation", np.zeros(4)), (M, "rotation", np.eye(2)),
+                             (v, "vector", np.zeros(5)), (v, "angular", np.zeros(2)),
+                             (Y, "lever", np.zeros(2)), (Y, "mass", "abc"),
+                             (M, "translation", np.array([np.nan, 0, 0]))):
+        with pytest.raises(ValueError, match=name):
+            setattr(obj, name, value)
