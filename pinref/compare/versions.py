@@ -31,8 +31,8 @@ PIN4_DIFFERENCES = {
                          "|m1 - m2| <= prec max(|m1|, |m2|)",
     "dinv_inverse": "ABA's Dinv of a multi-dof joint is a closed-form or generated inverse, "
                     "not a Cholesky solve (last bits differ)",
-    "sample_model_limits": "buildSampleModelManipulator and buildSampleModelHumanoid(Random) "
-                           "draw random friction bounds and more numbers from the generator",
+    "sample_model_limits": "buildSampleModelHumanoidRandom draws random friction bounds and "
+                           "more numbers from the generator",
 }
 
 

@@ -18,7 +18,8 @@ import pytest
 import pinref
 from models import MODEL_NAMES, build
 from pinref.compare import from_pinocchio, to_pinocchio
-from pinref.compare.versions import PIN4_ONLY_FIELDS, is_pin4, pin_only_fields
+from pinref.compare.versions import (PIN4_DIFFERENCES, PIN4_ONLY_FIELDS, REFERENCE_VERSIONS,
+                                     is_pin4, pin_only_fields)
 from pinref.errors import UnsupportedError
 
 URDF_DIR = Path(__file__).parent / "urdf"
@@ -254,6 +255,16 @@ def test_bounds_pinref_does_not_hold_are_stored_as_pins_urdf_parser_does(path):
         pm = to_pinocchio(ours)
         for f in fields:
             assert np.array_equal(getattr(pm, f), getattr(ref, f)), f
+
+
+def test_the_installed_pin_is_a_reference_and_its_differences_are_in_the_ledger():
+    """The tests run against pin 3.8.0 or 4.1.0; each difference ``versions.differs`` knows has
+    its entry, tagged with its key, in docs/quirks.md's "pin 4.1.0 differences"."""
+    assert pin.__version__ in REFERENCE_VERSIONS
+    ledger = (Path(__file__).parents[2] / "docs" / "quirks.md").read_text()
+    section = ledger.split("## pin 4.1.0 differences", 1)[1]
+    for key in PIN4_DIFFERENCES:
+        assert f"[`{key}`]" in section, key
 
 
 def test_import_pinref_does_not_import_pinocchio():

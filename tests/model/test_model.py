@@ -8,6 +8,7 @@ import pytest
 import pinref
 from models import MODEL_NAMES, build, caches
 from pinref import errors
+from pinref.compare.versions import differs
 from test_bridge import assert_fields_equal, model_fields
 
 
@@ -110,8 +111,11 @@ def test_appending_a_body_does_not_modify_the_callers_inertia():
 
 def _structure(fields):
     """The fields of ``model_fields`` that buildSampleModelHumanoidRandom does not draw at
-    random: everything but placements, inertias and limits (those are checked by pattern)."""
+    random: everything but placements, inertias and limits (those are checked by pattern).
+    pin 4.x draws the friction bounds too (docs/quirks.md, "pin 4.1.0 differences")."""
     random = ("jointPlacements[", "inertias[", "Limit")
+    if differs(pin, "sample_model_limits"):
+        random += ("friction",)
     return {k: v for k, v in fields.items()
             if not (k.startswith(random) or k.endswith("Limit") or ".inertia" in k)}
 
@@ -132,6 +136,9 @@ def test_humanoid_random_has_pins_structure():
             assert fields[key].min() >= lo and fields[key].max() <= hi, key
         np.testing.assert_array_equal(fields["lowerPositionLimit"][3:7], -np.ones(4))
         np.testing.assert_array_equal(fields["upperPositionLimit"][3:7], np.ones(4))
+    if differs(pin, "sample_model_limits"):  # 3.8.0's zero friction, 4.x's in [0, 2]
+        np.testing.assert_array_equal(got["friction"], 0.0)
+        assert ref["friction"].min() >= 0 and ref["friction"].max() <= 2
     assert not np.allclose(got["jointPlacements[2].translation"], 0.0)
     np.random.seed(3)
     again = model_fields(pinref.buildSampleModelHumanoidRandom(True, False))

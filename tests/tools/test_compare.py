@@ -20,6 +20,7 @@ from models import random_tree
 import pinref
 from pinref.checking.drills import aba_without_Ia_c
 from pinref.compare import DiffReport, compare
+from pinref.compare.versions import REFERENCE_VERSIONS
 from pinref.errors import ModelError, NotNormalizedError, ShapeError, URDFError
 from pinref.tracing import steps as S
 
@@ -227,7 +228,9 @@ def test_json_layout():
     data = json.loads(report.to_json())
     assert set(data) == {"model", "states", "batch_shape", "tolerance", "inputs", "versions",
                          "algorithms", "seconds", "agree"}
-    assert data["versions"]["pin"] == pin.__version__ == "3.8.0"
+    # The installed pin is the reference, and the report names it (text and JSON).
+    assert data["versions"]["pin"] == pin.__version__ and pin.__version__ in REFERENCE_VERSIONS
+    assert f"against pin {pin.__version__};" in str(report)
     assert data["model"] == {"name": "tutorial", "nq": 9, "nv": 8, "njoints": 4,
                              "joints": ["universe", "root_joint", "ry1_joint", "ry2_joint"]}
     assert data["batch_shape"] == [2] and data["agree"] is True
