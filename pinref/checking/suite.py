@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .backends import Backend, make_backend
-from .checks import CHECK_IDS, CheckResult, get_check, run_checks
+from .checks import CHECK_IDS, CheckResult, run_checks
 from .snapshots import (
     environment,
     load_snapshot,
@@ -206,18 +206,16 @@ def check(model, states=None, *, n_states=10, seed=0, backend="pinref", checks=N
         The command line, for the record.
 
     Every check runs on all states at once, through the backend's batched calls (pinref) or a
-    loop (pin). See ``pinref.checking.checks`` and docs/check.md for each check.
+    loop (pin). See ``pinref.checking.checks`` and docs/check.md for each check. A wrong
+    argument raises ArgumentTypeError or ArgumentValueError naming it; too few or too many
+    states (``states.CHECK_BYTES_LIMIT``) ShapeError.
     """
     started = time.perf_counter()
+    _check_arguments(model, states, checks, backend)
     if states is None:
         states = make_states(model, n_states, seed)
-    elif not isinstance(states, States):
-        raise TypeError(f"states: expected pinref.checking.States, got {type(states).__name__}")
     else:
         seed = None
-    if checks is not None:
-        for c in checks:
-            get_check(c)
     if not isinstance(backend, Backend):
         backend = make_backend(backend, model)
     checked = backend.with_model(armature=states.armature, gravity=states.gravity)
@@ -240,6 +238,35 @@ def check(model, states=None, *, n_states=10, seed=0, backend="pinref", checks=N
                 f"({err.strerror or err}); choose another directory (--snapshot-dir) or none "
                 "(--no-snapshots)") from err
     return report
+
+
+def _check_arguments(model, states, checks, backend):
+    """ArgumentTypeError / ArgumentValueError naming the argument of ``check`` that is wrong."""
+    from ..errors import ArgumentTypeError, ArgumentValueError
+    from ..model import Model
+    from .backends import BACKENDS
+
+    if not isinstance(model, Model):
+        raise ArgumentTypeError(f"model: expected a pinref.Model, got {type(model).__name__} "
+                                "(load a name or a URDF with pinref.compare.load_model)")
+    if states is not None and not isinstance(states, States):
+        raise ArgumentTypeError(f"states: expected pinref.checking.States, got "
+                                f"{type(states).__name__}")
+    if checks is not None:
+        if isinstance(checks, str) or not isinstance(checks, (list, tuple)):
+            raise ArgumentTypeError(f"checks: expected a list of check ids, got "
+                                    f"{type(checks).__name__} {checks!r}"
+                                    + (f" (write [{checks!r}])" if isinstance(checks, str)
+                                       else ""))
+        unknown = [c for c in checks if not isinstance(c, str) or c not in CHECK_IDS]
+        if unknown or not checks:
+            what = (f"unknown check {', '.join(map(repr, unknown))}" if unknown
+                    else "the list is empty")
+            raise ArgumentValueError(f"checks: {what}; the checks are {', '.join(CHECK_IDS)}")
+    if not isinstance(backend, Backend) and (not isinstance(backend, str)
+                                             or backend not in BACKENDS):
+        raise ArgumentValueError(f"backend: expected one of {', '.join(sorted(BACKENDS))} or a "
+                                 f"pinref.checking.backends.Backend, got {backend!r}")
 
 
 def recorded_backend(record, path="snapshot"):

@@ -216,11 +216,12 @@ def test_an_end_state_only_difference(monkeypatch):
 
 
 def test_tolerance_is_relative_to_max_1_ref():
-    report = compare("humanoid", states=4, algorithm="aba", tolerance=1e-15)
+    report = compare("humanoid", states=4, algorithm="rnea", tolerance=1e-16)
     assert not report.agree
-    c = report["aba"].worst()
-    assert c.max_rel_error > 1e-15 and c.failed > 0
-    assert report["aba"].first_divergence.tolerance == 1e-15
+    c = report["rnea"].worst()
+    assert c.max_rel_error > 1e-16 and c.failed > 0
+    assert report["rnea"].first_divergence.tolerance == 1e-16
+    assert report["rnea"].conditioning is None     # RNEA inverts nothing: no amplification
 
 
 def test_json_layout():
@@ -236,10 +237,10 @@ def test_json_layout():
     assert data["batch_shape"] == [2] and data["agree"] is True
     (algo,) = data["algorithms"]
     assert set(algo) == {"algorithm", "caches", "first_divergence", "stops_compared",
-                         "fields_compared", "fields_failed", "seconds", "agree"}
+                         "fields_compared", "fields_failed", "seconds", "conditioning", "agree"}
     cache = next(c for c in algo["caches"] if c["cache"] == "Yaba")
     assert set(cache) == {"cache", "max_abs_error", "max_rel_error", "where_abs", "where_rel",
-                          "compared", "failed", "reference", "agree"}
+                          "compared", "failed", "reference", "within_conditioning", "agree"}
     assert set(cache["where_rel"]) == {"state", "joint", "joint_id", "idx_v", "row", "col",
                                        "entry"}
     assert algo["first_divergence"] is None

@@ -146,7 +146,7 @@ def test_inconsistent_states_file_exits_2(capsys, tmp_path):
     assert code == 2 and "q required" in err
     path.write_text("not an npz")
     code, _, err = run(capsys, "diff", "--states-file", str(path))
-    assert code == 2 and "cannot read it" in err
+    assert code == 2 and "not a readable .npz" in err
 
 
 def test_trace_prints_the_tutorial_table(capsys):
