@@ -10,7 +10,7 @@ import numpy as np
 from .algorithms import ReferenceFrame
 from .errors import ShapeError, UnsupportedError
 from .spatial import _kernels as K
-from .spatial.explog import _atan2, _cos, _quat_mul, _sin, quaternion_to_matrix
+from .spatial.explog import _atan2, _cos, _quat_mul, _quat_to_matrix, _sin
 
 __all__ = ["rpyToMatrix", "matrixToRpy", "rotate", "computeRpyJacobian",
            "computeRpyJacobianInverse", "computeRpyJacobianTimeDerivative"]
@@ -40,7 +40,7 @@ def rpyToMatrix(*rpy):
         raise ShapeError(f"rpyToMatrix takes (r, p, y) or (rpy), got {len(rpy)} arguments")
     q = _quat_mul(_quat_mul(_axis_quaternion(y, 2), _axis_quaternion(p, 1)),
                   _axis_quaternion(r, 0))
-    return quaternion_to_matrix(q)
+    return _quat_to_matrix(q)
 
 
 def matrixToRpy(R):

@@ -30,7 +30,7 @@ from ..spatial._kernels import as_array, batch_shape, cross, skew, unit_norm_err
 from ..spatial.explog import (
     _dot4, _first_order_normalize, _Jexp3, _Jexp6, _Jlog3, _Jlog6, _asin, _acos,
     _atan2, _cos, _exp3, _exp6, _log3, _mm3, _quat_conj, _quat_exp3, _quat_exp6, _quat_log3,
-    _quat_log6, _quat_mul, _quat_rotate, _quiet, _sin, quaternion_to_matrix,
+    _quat_log6, _quat_mul, _quat_rotate, _quiet, _sin, _quat_to_matrix,
 )
 
 __all__ = ["ArgumentPosition", "ARG0", "ARG1", "UNIT_NORM_TOLERANCE", "VectorSpace",
@@ -384,7 +384,7 @@ class SpecialOrthogonal3(_LieGroup):
 
     def _dDifference(self, q0, q1, arg):
         """R = matrix(conj(q0) q1): ARG0 -> -Jlog3(R) R^T, ARG1 -> Jlog3(R)."""
-        R = quaternion_to_matrix(_quat_mul(_quat_conj(q0), q1))
+        R = _quat_to_matrix(_quat_mul(_quat_conj(q0), q1))
         w, theta = _log3(R)
         J = _Jlog3(theta, w)
         if arg == 1:
@@ -585,7 +585,7 @@ class SpecialEuclidean3(_LieGroup):
         dv_pre = q1[..., :3] - q0[..., :3]
         conj0 = _quat_conj(quat0)
         trans = _quat_rotate(conj0, dv_pre)
-        R = quaternion_to_matrix(_quat_mul(conj0, quat1))
+        R = _quat_to_matrix(_quat_mul(conj0, quat1))
         J1 = _Jlog6(R, trans)
         if arg == 1:
             return J1

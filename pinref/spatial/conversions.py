@@ -10,7 +10,7 @@ import numpy as np
 
 from ..errors import ShapeError
 from . import _kernels as K
-from .explog import _dot3, _dot4, matrix_to_quaternion, quaternion_to_matrix
+from .explog import _dot3, _dot4, _quat_to_matrix, matrix_to_quaternion
 from .se3 import SE3
 
 __all__ = ["skew", "unSkew", "skewSquare", "SE3ToXYZQUAT", "SE3ToXYZQUATtuple", "XYZQUATToSE3",
@@ -75,4 +75,4 @@ def XYZQUATToSE3(xyzquat):
         raise K.unit_norm_error("XYZQUATToSE3: xyzquat[3:7]", "quaternion", norms,
                                 UNIT_QUATERNION_TOLERANCE,
                                 "divide the quaternion by its norm first")
-    return SE3._wrap(quaternion_to_matrix(quat), v[..., :3].copy())
+    return SE3._wrap(_quat_to_matrix(quat), v[..., :3].copy())

@@ -516,8 +516,13 @@ def quaternion_to_matrix(quat):
 
     With tx = 2x, ty = 2y, tz = 2z:
     R = [[1-(ty y+tz z), tx y-tz w, tx z+ty w], [tx y+tz w, 1-(tx x+tz z), ty z-tx w],
-         [tx z-ty w, ty z+tx w, 1-(tx x+ty y)]];  ``(..., 4) -> (..., 3, 3)``.
+         [tx z-ty w, ty z+tx w, 1-(tx x+ty y)]];  ``(..., 4)`` (or a ``(4, 1)`` column)
+    ``-> (..., 3, 3)``.
     """
+    return _quat_to_matrix(as_array(quat, "quaternion_to_matrix: quat (x, y, z, w)", (4,), True))
+
+
+def _quat_to_matrix(quat):
     x, y, z, w = quat[..., 0], quat[..., 1], quat[..., 2], quat[..., 3]
     tx, ty, tz = 2.0 * x, 2.0 * y, 2.0 * z
     twx, twy, twz = tx * w, ty * w, tz * w

@@ -10,8 +10,8 @@ import numpy as np
 
 from ..errors import ShapeError
 from . import _kernels as K
-from .explog import (_acos, _atan2, _dot3, _dot4, _quat_conj, _quat_mul, _quat_rotate, _quiet,
-                     _sin, matrix_to_quaternion, quaternion_to_matrix)
+from .explog import (_acos, _atan2, _dot3, _dot4, _quat_conj, _quat_mul, _quat_rotate,
+                     _quat_to_matrix, _quiet, _sin, matrix_to_quaternion)
 
 DUMMY_PRECISION = 1e-12
 """``NumTraits<double>::dummy_precision()``, Eigen's default ``isApprox`` precision."""
@@ -111,7 +111,7 @@ class Quaternion:
 
     def matrix(self):
         """The rotation matrix ``(..., 3, 3)`` (``toRotationMatrix``; not normalised first)."""
-        return quaternion_to_matrix(self._coeffs)
+        return _quat_to_matrix(self._coeffs)
 
     toRotationMatrix = matrix
 

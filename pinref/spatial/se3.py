@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import ShapeError
 from . import _kernels as K
-from .explog import exp6, log6, quaternion_to_matrix
+from .explog import _quat_to_matrix, exp6, log6
 from .inertia import Inertia
 from .motion import Force, Motion
 
@@ -36,7 +36,7 @@ class SE3:
 
             rot = args[0]
             if isinstance(rot, Quaternion) or callable(getattr(rot, "coeffs", None)):
-                R = quaternion_to_matrix(coefficients(rot, "SE3(quat, translation): quat"))
+                R = _quat_to_matrix(coefficients(rot, "SE3(quat, translation): quat"))
             else:
                 R = K.as_array(rot, "SE3(rotation, translation): rotation", (3, 3))
             p = K.as_array(args[1], "SE3(rotation, translation): translation", (3,), True)
@@ -84,7 +84,7 @@ class SE3:
         rng = np.random.default_rng() if rng is None else rng
         quat = rng.normal(size=tuple(shape) + (4,))
         quat /= np.linalg.norm(quat, axis=-1, keepdims=True)
-        return cls._wrap(quaternion_to_matrix(quat), rng.uniform(-1.0, 1.0, tuple(shape) + (3,)))
+        return cls._wrap(_quat_to_matrix(quat), rng.uniform(-1.0, 1.0, tuple(shape) + (3,)))
 
     @staticmethod
     def Interpolate(A, B, alpha):

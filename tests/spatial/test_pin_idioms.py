@@ -380,12 +380,14 @@ def test_skew_square_and_checked_skews_match_pin(rng, batch):
     np.testing.assert_array_equal(pinref.skew(col), pin.skew(col))
 
 
-@pytest.mark.parametrize("call", [lambda: pinref.skew(np.zeros(4)),
+@pytest.mark.parametrize("call", [lambda: pinref.quaternion_to_matrix(np.zeros(3)),
+                                  lambda: pinref.quaternion_to_matrix(np.zeros((4, 2))),
+                                  lambda: pinref.skew(np.zeros(4)),
                                   lambda: pinref.skew(np.zeros(2)),
                                   lambda: pinref.unSkew(np.eye(2)),
                                   lambda: pinref.unSkew(np.eye(4)),
                                   lambda: pinref.skewSquare(np.zeros(3), np.zeros(4))])
-def test_skews_refuse_wrong_sizes(call):
+def test_skews_and_quaternion_to_matrix_refuse_wrong_sizes(call):
     with pytest.raises(ShapeError):
         call()
 
