@@ -22,7 +22,7 @@ import numpy as np
 
 from ..spatial._kernels import mT
 from ..tracing import traced_algorithm, traced_step
-from ._args import Convention, check_local, state, writable
+from ._args import Convention, check_data, check_local, state, writable
 
 
 @traced_step("crba", "CrbaLocalConventionForwardStep", 1,
@@ -96,6 +96,7 @@ def crba(model, data, q, convention=Convention.LOCAL):
     returned. Writes liMi, Ycrb (i >= 1), Fcrb (subtree columns), M, joints; not oMi.
     """
     check_local(convention, "crba")
+    check_data(model, data)
     data.M = np.zeros(np.shape(data.M))
     M = crba_upper(model, data, q)
     lower = np.tril_indices(model.nv, -1)

@@ -104,6 +104,9 @@ def test_a_one_dof_model_reads_1x1_as_a_column_and_bx1_as_a_batch():
 
 CALLS_WITH_DATA = {
     "rnea": lambda m, d, q, v: pinref.rnea(m, d, q, v, v),
+    "nonLinearEffects": lambda m, d, q, v: pinref.nonLinearEffects(m, d, q, v),
+    "jacobianCenterOfMass": lambda m, d, q, v: pinref.jacobianCenterOfMass(m, d, q),
+    "computeSubtreeMasses": lambda m, d, q, v: pinref.computeSubtreeMasses(m, d),
     "aba": lambda m, d, q, v: pinref.aba(m, d, q, v, v),
     "crba": lambda m, d, q, v: pinref.crba(m, d, q),
     "computeRNEADerivatives": lambda m, d, q, v: pinref.computeRNEADerivatives(m, d, q, v, v),
@@ -116,6 +119,14 @@ CALLS_WITH_DATA = {
     "getJointJacobian": lambda m, d, q, v: pinref.getJointJacobian(m, d, 1, pinref.LOCAL),
     "computePotentialEnergy": lambda m, d, q, v: pinref.computePotentialEnergy(m, d),
 }
+
+
+@pytest.mark.parametrize("call", [c for c in CALLS_WITH_DATA if c != "computeTotalMass"])
+def test_data_none_is_refused_by_every_call(call):
+    """(computeTotalMass(model, data=None) is the model-only overload.)"""
+    model = pinref.buildTutorialModel()
+    with pytest.raises(errors.ArgumentTypeError, match="data: expected a pinref.Data, got None"):
+        CALLS_WITH_DATA[call](model, None, pinref.neutral(model), np.zeros(model.nv))
 
 
 @pytest.mark.parametrize("call", list(CALLS_WITH_DATA))
