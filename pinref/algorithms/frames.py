@@ -325,6 +325,7 @@ def computeFrameJacobian(model, data, q, frame_id, reference_frame=ReferenceFram
     where = "computeFrameJacobian"
     f = check_frame_id(model, frame_id, where)
     rf = check_reference_frame(reference_frame, where)
+    check_data(model, data)
     check_data_frames(model, data, where)
     q, _, shape = state(model, q, data=data)
     frame = model.frames[f]

@@ -115,6 +115,9 @@ CALLS_WITH_DATA = {
     "centerOfMass": lambda m, d, q, v: pinref.centerOfMass(m, d, q),
     "computeTotalMass": lambda m, d, q, v: pinref.computeTotalMass(m, d),
     "getVelocity": lambda m, d, q, v: pinref.getVelocity(m, d, 1),
+    "computeFrameJacobian": lambda m, d, q, v: pinref.computeFrameJacobian(m, d, q, 3),
+    "getFrameJacobianTimeVariation": lambda m, d, q, v: pinref.getFrameJacobianTimeVariation(
+        m, d, 3, pinref.LOCAL),
     "updateFramePlacements": lambda m, d, q, v: pinref.updateFramePlacements(m, d),
     "getJointJacobian": lambda m, d, q, v: pinref.getJointJacobian(m, d, 1, pinref.LOCAL),
     "computePotentialEnergy": lambda m, d, q, v: pinref.computePotentialEnergy(m, d),
