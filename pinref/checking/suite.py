@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .backends import Backend, make_backend
-from .checks import CHECK_IDS, CheckResult, run_checks
+from .checks import CHECK_IDS, CheckResult, model_consistency, run_checks
 from .snapshots import (
     environment,
     load_snapshot,
@@ -44,6 +44,10 @@ class CheckReport:
         The command line, when run from one.
     replay : dict or None
         For a replay: the snapshot, its recorded residual and tolerance, version differences.
+    consistency : list of dict
+        The model-consistency group (``checks.model_consistency``): each body or link whose
+        inertia no rigid body has, ``{"body", "links", "problem"}``. It is reported, not
+        failed: Pinocchio loads such models.
     """
 
     checks: list
@@ -57,6 +61,7 @@ class CheckReport:
     snapshots: list = field(default_factory=list)
     command: list = None
     replay: dict = None
+    consistency: list = field(default_factory=list)
 
     @property
     def passed(self):
@@ -82,7 +87,8 @@ class CheckReport:
                 "backend": self.backend, "seed": self.seed, "states": self.n_states,
                 "checks": [r.to_dict() for r in self.checks], "index_table": self.index_table,
                 "environment": self.environment, "seconds": self.seconds,
-                "snapshots": self.snapshots, "command": self.command, "replay": self.replay}
+                "snapshots": self.snapshots, "command": self.command, "replay": self.replay,
+                "model_consistency": self.consistency}
 
     def to_json(self, indent=2):
         """``to_dict()`` as strict JSON: a NaN or infinite residual becomes "nan" / "inf"."""
@@ -134,6 +140,12 @@ class CheckReport:
                 lines.append(f"{'':5s}  {'':{width}s}  {r.detail}")
             if r.verdict == "known":
                 lines.append(f"{'':5s}  {'':{width}s}  known: {r.known_issue}")
+        lines.append(f"model consistency: {len(self.consistency)} bod"
+                     f"{'y' if len(self.consistency) == 1 else 'ies'} with an inertia no rigid "
+                     "body has (Pinocchio loads them; reported, not failed)" if self.consistency
+                     else "model consistency: every inertia is a rigid body's")
+        lines += [f"  {', '.join(c['links'])} ({c['body']}): {c['problem']}"
+                  for c in self.consistency]
         for r in self.checks:
             if r.table:
                 lines += ["", f"{r.id}, state {r.worst_state}:", r.table]
@@ -224,7 +236,8 @@ def check(model, states=None, *, n_states=10, seed=0, backend="pinref", checks=N
         checks=results, model=_model_info(model, source),
         backend={"name": checked.name, "version": checked.version()}, seed=seed,
         n_states=len(states), index_table=_index_table(model),
-        environment=environment(), command=command)
+        environment=environment(), command=command,
+        consistency=model_consistency(model, source))
     report.seconds = time.perf_counter() - started
     if snapshot_dir is not None:
         try:

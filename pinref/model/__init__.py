@@ -16,5 +16,5 @@ __all__ = ["Data", "Frame", "FrameType", "OP_FRAME", "JOINT", "FIXED_JOINT", "BO
            "buildSampleModelHumanoid", "buildSampleModelHumanoidRandom",
            "buildSampleModelManipulator", "buildTutorialModel",
            "buildModelFromUrdf", "buildModelFromXML", "buildModelsFromUrdf", "buildGeomFromUrdf",
-           "GeometryModel", "GeometryObject", "GeometryType", "Box", "Capsule", "Convex", "Cylinder", "Sphere",
-           "Mesh"]
+           "GeometryModel", "GeometryObject", "GeometryType", "Box", "Capsule", "Convex",
+           "Cylinder", "Sphere", "Mesh"]

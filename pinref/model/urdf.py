@@ -84,9 +84,12 @@ _INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 # --- public entry points -----------------------------------------------------------------
 
 
-def buildModelFromUrdf(filename, root_joint=None, root_joint_name="root_joint", mimic=False, *,
-                       strict=False):
+def buildModelFromUrdf(filename, *args, root_joint=None, root_joint_name="root_joint",
+                       model=None, mimic=False, strict=False):
     """The Model of the URDF file ``filename``, equal to ``pinocchio.buildModelFromUrdf``'s.
+
+    ``buildModelFromUrdf(filename[, root_joint[, root_joint_name]][, model][, mimic])``:
+    the positional arguments of Pinocchio's overloads, or the keywords below.
 
     Parameters
     ----------
@@ -98,6 +101,8 @@ def buildModelFromUrdf(filename, root_joint=None, root_joint_name="root_joint", 
         ``model.inertias[0]``.
     root_joint_name : str
         The root joint's name (Pinocchio's default ``"root_joint"``).
+    model : Model, optional
+        Built into and returned (Pinocchio's "append to a given model"); a new one by default.
     mimic : bool
         Pinocchio's flag. False (the default): a ``<mimic>`` tag is ignored and the joint is an
         ordinary one, as in Pinocchio. True: a mimic joint raises UnsupportedError (pinref has
@@ -122,17 +127,48 @@ def buildModelFromUrdf(filename, root_joint=None, root_joint_name="root_joint", 
     Mirrors ``pinocchio::urdf::buildModel`` (parsers/urdf/model.hxx), Pinocchio 3.8.0.
     """
     path = _path(filename)
-    return _build(_read_file(path), path, root_joint, root_joint_name, mimic, strict)
+    options = _overload("buildModelFromUrdf", args, root_joint, root_joint_name, model, mimic)
+    return _build(_read_file(path), path, *options, strict)
 
 
-def buildModelFromXML(xml_string, root_joint=None, root_joint_name="root_joint", mimic=False, *,
-                      strict=False):
+def buildModelFromXML(xml_string, *args, root_joint=None, root_joint_name="root_joint",
+                      model=None, mimic=False, strict=False):
     """The Model of the URDF text ``xml_string`` (str or bytes), equal to
     ``pinocchio.buildModelFromXML``'s. Arguments and errors as ``buildModelFromUrdf``'s."""
     if not isinstance(xml_string, (str, bytes)):
         raise URDFError(f"buildModelFromXML: expected the URDF text (str or bytes), got "
                         f"{type(xml_string).__name__}; buildModelFromUrdf reads a file")
-    return _build(xml_string, "URDF string", root_joint, root_joint_name, mimic, strict)
+    options = _overload("buildModelFromXML", args, root_joint, root_joint_name, model, mimic)
+    return _build(xml_string, "URDF string", *options, strict)
+
+
+def _overload(function, args, root_joint, root_joint_name, model, mimic):
+    """``(root_joint, root_joint_name, model, mimic)`` from Pinocchio's positional overloads
+    ``[root_joint [, root_joint_name]] [, model] [, mimic]`` and the keywords."""
+    rest = list(args)
+    if rest and not isinstance(rest[0], (str, bool, Model)):
+        root_joint = rest.pop(0)
+        if rest and isinstance(rest[0], str):
+            root_joint_name = rest.pop(0)
+    if rest and isinstance(rest[0], Model):
+        model = rest.pop(0)
+    if rest and isinstance(rest[0], bool):
+        mimic = rest.pop(0)
+    if rest:
+        raise URDFError(f"{function}: unexpected argument {rest[0]!r}; the arguments after the "
+                        "file are [root_joint [, root_joint_name]] [, model] [, mimic]")
+    return root_joint, root_joint_name, model, mimic
+
+
+def link_inertia_problems(filename):
+    """``[(link name, line, problem)]``: the links of the URDF file ``filename`` whose inertia
+    no rigid body has, the list buildModelFromUrdf's InertiaWarning gives (``pinref check``'s
+    model-consistency group reads it for a model loaded from a URDF)."""
+    path = _path(filename)
+    reader = _Reader(path)
+    reader.robot(_parse_xml(_read_file(path), path))
+    return [(link.attrib["name"], link.line, problem)
+            for link, problem in reader.inertia_problems]
 
 
 def _path(filename):
@@ -172,7 +208,7 @@ def _read_file(path):
         os.close(fd)
 
 
-def _build(data, source, root_joint, root_joint_name, mimic, strict):
+def _build(data, source, root_joint, root_joint_name, model, mimic, strict):
     """parseRootTree: read the robot, then add the root and walk the tree depth first; the
     links of non-physical inertia are reported after the build (raised before it if strict)."""
     if root_joint is not None and not isinstance(root_joint, JointModel):
@@ -189,7 +225,7 @@ def _build(data, source, root_joint, root_joint_name, mimic, strict):
         raise reader.error(joints[root_joint_name].element, f"the name {root_joint_name!r} is "
                            "the root joint's; pass another root_joint_name")
 
-    builder = _Builder(name)
+    builder = _Builder(name, Model() if model is None else model)
     body_frame = {root.name: builder.add_root(root, root_joint, root_joint_name)}
     stack = children[root.name][::-1]
     while stack:  # depth first, each link's joints in name order (parseTree's recursion)
@@ -311,7 +347,8 @@ def buildModelsFromUrdf(filename, *args, **kwargs):
 def _build_models(filename, package_dirs=None, root_joint=None, root_joint_name=None,
                   verbose=False, meshLoader=None, geometry_types=None, mimic=False, *,
                   strict=False):
-    model = buildModelFromUrdf(filename, root_joint, root_joint_name or "root_joint", mimic,
+    model = buildModelFromUrdf(filename, root_joint=root_joint,
+                               root_joint_name=root_joint_name or "root_joint", mimic=mimic,
                                strict=strict)
     if geometry_types is None:
         geometry_types = [GeometryType.COLLISION, GeometryType.VISUAL]
@@ -372,8 +409,8 @@ class _Builder:
     id is returned) with an index of the (name, type) pairs instead of a scan of
     ``model.frames``, so a load is linear in the number of links (docs/urdf.md, Speed)."""
 
-    def __init__(self, name):
-        self.model = Model()
+    def __init__(self, name, model):
+        self.model = model
         self.model.name = name
         self.frame_ids = {(f.name, f.type): k for k, f in enumerate(self.model.frames)}
 

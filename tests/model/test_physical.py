@@ -82,3 +82,26 @@ def test_batched_inertia_warns_once_naming_the_first_bad_element():
     I[0, 1, 2, 2] = -1.0
     with pytest.raises(InertiaError, match=r"-1 \(I\[2, 2\] of batch element \(0, 1\)\)"):
         pinref.Inertia(np.ones((2, 3)), np.zeros((2, 3, 3)), I)
+
+
+def test_check_reports_the_links_the_loader_warns_about(tmp_path):
+    """`pinref check`'s model-consistency group (issue 12 item 1): for a URDF model, the links
+    of the loader's InertiaWarning, each with its problem; for a model built in Python, the
+    bodies it holds; reported, not failed."""
+    from test_urdf import INCONSISTENT_XML
+
+    path = tmp_path / "odd.urdf"
+    path.write_text(INCONSISTENT_XML)
+    with pytest.warns(InertiaWarning) as caught:
+        model = pinref.buildModelFromUrdf(path, pinref.JointModelFreeFlyer())
+    warned = [line.split('"')[1] for line in str(caught[0].message).splitlines()[1:]]
+    report = pinref.check(model, n_states=2, checks=["sizes"], source={"model": str(path)})
+    assert [c["links"] for c in report.consistency] == [[name] for name in warned]
+    assert report.passed and "model consistency: 3 bodies" in report.to_text()
+    assert report.to_dict()["model_consistency"] == report.consistency
+    in_python = pinref.check(model, n_states=2, checks=["sizes"])
+    frames = [c for c in in_python.consistency if c["body"].startswith("frame")]
+    assert [c["links"] for c in frames] == [[name] for name in warned]
+    physical = pinref.check(pinref.buildSampleModelHumanoid(), n_states=2, checks=["sizes"])
+    assert physical.consistency == [] and "every inertia is a rigid body's" in \
+        physical.to_text()

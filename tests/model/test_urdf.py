@@ -348,3 +348,18 @@ def test_an_axis_whose_square_under_or_overflows_is_normalised(xyz, unit):
     ref.pop("joints[1].axis")
     assert got["joints[1].type"] == "JointModelRevoluteUnaligned"
     assert_fields_equal(got, ref, tol=TOL)
+
+
+def test_pins_positional_overloads():
+    """(filename[, root_joint[, root_joint_name]][, model][, mimic]) as pin's overloads: a
+    given Model is built into and returned (the conformance test bindings_urdf's idiom)."""
+    path = URDF_DIR / "quadruped.urdf"
+    ref = model_fields(pin.buildModelFromUrdf(str(path), pin.JointModelFreeFlyer(), "base"))
+    into = pinref.Model()
+    got = pinref.buildModelFromUrdf(path, pinref.JointModelFreeFlyer(), "base", into, False)
+    assert got is into
+    assert_fields_equal(model_fields(got), ref, tol=TOL)
+    assert_fields_equal(model_fields(pinref.buildModelFromXML(path.read_text(), pinref.Model())),
+                        model_fields(pin.buildModelFromUrdf(str(path))), tol=TOL)
+    with pytest.raises(pinref.errors.URDFError, match="unexpected argument 3"):
+        pinref.buildModelFromUrdf(path, pinref.JointModelFreeFlyer(), "base", 3)
