@@ -260,8 +260,7 @@ class SE3:
     def isApprox(self, other, prec=1e-12):
         """True when every batch element has ``rotation.isApprox`` and ``translation.isApprox``
         (Eigen: |a - b|^2 <= prec^2 min(|a|^2, |b|^2), each part on its own)."""
-        if not isinstance(other, SE3):
-            raise TypeError(f"SE3.isApprox takes an SE3, not {type(other).__name__}")
+        K.expect_type(other, SE3, "SE3.isApprox: other")
         return bool(np.all(K.is_approx(self.rotation, other.rotation, prec, 2)
                            & K.is_approx(self.translation, other.translation, prec, 1)))
 

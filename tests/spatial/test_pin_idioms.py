@@ -540,6 +540,9 @@ def test_wrong_kinds_of_arguments_name_the_fix():
         Inertia.Random().vxiv(Force.Random())
     with pytest.raises(ArgumentTypeError, match=r"pinocchio\.Force \(from the pinocchio package"):
         Motion.Random().cross(pin.Force.Random())
+    with pytest.raises(ArgumentTypeError, match="SE3.isApprox: other: expected a pinref SE3, got "
+                                                 r"pinocchio\.SE3 \(from the pinocchio"):
+        SE3.Identity().isApprox(pin.SE3.Identity())
 
 
 def test_an_empty_batch_inertia_is_an_empty_batch():
