@@ -11,14 +11,20 @@ import warnings
 
 import numpy as np
 
-from ..errors import NonFiniteResultWarning, NotComputedError
+from ..errors import NonFiniteResultWarning, NotComputedError, UnsupportedError
 from ..spatial import SE3, Force, Inertia, Motion
+from .model import Model, same_fields
 
 
 class Data:
     """The work space of the algorithms for one Model (``pinocchio::Data``)."""
 
     def __init__(self, model):
+        if not isinstance(model, Model):
+            raise UnsupportedError(
+                f"Data(model): expected a pinref.Model, got {type(model).__module__}."
+                f"{type(model).__name__}; convert a Pinocchio model with "
+                "pinref.from_pinocchio(model)")
         n, nv = model.njoints, model.nv
         # --- kinematics (forwardKinematics, rnea, crba, aba) -------------------------------
         self.oMi = [SE3.Identity() for _ in range(n)]     # placement of joint i in the world
@@ -112,8 +118,6 @@ class Data:
 
     def __eq__(self, other):
         """Every cache equal, numbers exactly (``DataTpl::operator==``)."""
-        from .model import same_fields
-
         return isinstance(other, Data) and same_fields(self, other)
 
     __hash__ = None

@@ -260,3 +260,10 @@ def test_finite_results_do_not_warn():
         data = model.createData()
         for call in _calls(pinref).values():
             call(model, data, q, v * 1e3, a)
+
+
+@pytest.mark.parametrize("model", [pin.buildSampleModelManipulator(), None, "humanoid"],
+                         ids=["pin.Model", "None", "str"])
+def test_data_of_what_is_no_pinref_model_is_refused(model):
+    with pytest.raises(errors.UnsupportedError, match=r"Data\(model\): expected a pinref.Model"):
+        pinref.Data(model)
