@@ -14,16 +14,10 @@ import math
 import numpy as np
 
 from . import _kernels as K
-from .explog import _c_function, _trace3
+from .explog import _c_function, _identity_times, _trace3
 from .inertia import Inertia
 
 _exp = _c_function(math.exp, 1)
-
-
-def _identity_times(s):
-    out = np.zeros(np.shape(s) + (3, 3))
-    out[..., [0, 1, 2], [0, 1, 2]] = np.asarray(s)[..., None]
-    return out
 
 
 class PseudoInertia:
