@@ -11,18 +11,10 @@ from .algorithms import ReferenceFrame
 from .errors import ShapeError, UnsupportedError
 from .spatial import _kernels as K
 from .spatial.explog import _atan2, _cos, _quat_mul, _quat_to_matrix, _sin
+from .spatial.quaternion import angle_axis_matrix, angle_axis_quaternion
 
 __all__ = ["rpyToMatrix", "matrixToRpy", "rotate", "computeRpyJacobian",
            "computeRpyJacobianInverse", "computeRpyJacobianTimeDerivative"]
-
-
-def _axis_quaternion(angle, axis):
-    """Eigen's ``Quaternion(AngleAxis(angle, e_axis))``: (sin(angle/2) e_axis, cos(angle/2))."""
-    half = 0.5 * angle
-    q = np.zeros(np.shape(angle) + (4,))
-    q[..., axis] = _sin(half)
-    q[..., 3] = _cos(half)
-    return q
 
 
 def rpyToMatrix(*rpy):
@@ -38,8 +30,9 @@ def rpyToMatrix(*rpy):
         r, p, y = a[..., 0], a[..., 1], a[..., 2]
     else:
         raise ShapeError(f"rpyToMatrix takes (r, p, y) or (rpy), got {len(rpy)} arguments")
-    q = _quat_mul(_quat_mul(_axis_quaternion(y, 2), _axis_quaternion(p, 1)),
-                  _axis_quaternion(r, 0))
+    z, y_axis, x = np.eye(3)[2], np.eye(3)[1], np.eye(3)[0]
+    q = _quat_mul(_quat_mul(angle_axis_quaternion(y, z), angle_axis_quaternion(p, y_axis)),
+                  angle_axis_quaternion(r, x))
     return _quat_to_matrix(q)
 
 
@@ -77,16 +70,7 @@ def rotate(axis, angle):
     of batch shape ``(...)``: Eigen's ``AngleAxis(angle, e_axis).toRotationMatrix()``."""
     if axis not in _AXES:
         raise ShapeError(f"rotate: Invalid axis: {axis!r}; pass 'x', 'y' or 'z'")
-    angle = K.as_array(angle, "rotate: angle", ())
-    k = _AXES[axis]
-    i, j = (k + 1) % 3, (k + 2) % 3
-    s, c = _sin(angle), _cos(angle)
-    R = np.zeros(angle.shape + (3, 3))
-    R[..., k, k] = (1.0 - c) + c
-    R[..., i, i] = R[..., j, j] = c
-    R[..., j, i] = s
-    R[..., i, j] = -s
-    return R
+    return angle_axis_matrix(K.as_array(angle, "rotate: angle", ()), np.eye(3)[_AXES[axis]])
 
 
 def _frame(reference_frame, name):

@@ -15,9 +15,10 @@ from .explog import *  # noqa: F401,F403  (exp3, log3, ..., quaternion helpers)
 from .explog import __all__ as _explog_all
 from .inertia import Inertia
 from .motion import Force, Motion
-from .quaternion import Quaternion
+from .quaternion import AngleAxis, Quaternion
 from .se3 import SE3
 from .symmetric3 import Symmetric3
 
-__all__ = ["ANGULAR", "LINEAR", "SE3", "Motion", "Force", "Inertia", "Quaternion", "Symmetric3",
-           "PseudoInertia", "LogCholeskyParameters", *_conversions_all, *_explog_all]
+__all__ = ["ANGULAR", "LINEAR", "SE3", "Motion", "Force", "Inertia", "Quaternion", "AngleAxis",
+           "Symmetric3", "PseudoInertia", "LogCholeskyParameters", *_conversions_all,
+           *_explog_all]

@@ -1,5 +1,6 @@
-"""Unit quaternions as Pinocchio exposes them (``pin.Quaternion``, which is eigenpy's binding of
-``Eigen::Quaternion<double>``), with leading batch axes.
+"""Unit quaternions and angle-axis rotations as Pinocchio exposes them (``pin.Quaternion`` and
+``pin.AngleAxis``, eigenpy's bindings of ``Eigen::Quaternion<double>`` and
+``Eigen::AngleAxis<double>``), with leading batch axes.
 
 Coefficients are stored ``(..., 4)`` in Eigen's order (x, y, z, w); the four-scalar constructor
 takes them in the order (w, x, y, z), as Eigen and eigenpy do. The formulas and their evaluation
@@ -10,7 +11,7 @@ import numpy as np
 
 from ..errors import ShapeError
 from . import _kernels as K
-from .explog import (_acos, _atan2, _dot3, _dot4, _quat_conj, _quat_mul, _quat_rotate,
+from .explog import (_acos, _atan2, _cos, _dot3, _dot4, _quat_conj, _quat_mul, _quat_rotate,
                      _quat_to_matrix, _quiet, _sin, matrix_to_quaternion)
 
 DUMMY_PRECISION = 1e-12
@@ -34,7 +35,7 @@ class Quaternion:
     Constructors: ``Quaternion()`` (identity), ``Quaternion(w, x, y, z)``, ``Quaternion(vec4)``
     (x, y, z, w order; ``(4,)``, ``(4, 1)`` or ``(..., 4)``), ``Quaternion(R)`` (a ``(..., 3, 3)``
     rotation, Eigen's conversion), ``Quaternion(u, v)`` (the rotation taking u to v,
-    ``FromTwoVectors``), ``Quaternion(quat)`` (a copy).
+    ``FromTwoVectors``), ``Quaternion(aa)`` (an AngleAxis), ``Quaternion(quat)`` (a copy).
     """
 
     __slots__ = ("_coeffs",)
@@ -54,6 +55,9 @@ class Quaternion:
             x = args[0]
             if isinstance(x, Quaternion) or callable(getattr(x, "coeffs", None)):
                 self._coeffs = np.array(coefficients(x, "Quaternion(quat)"))
+                return
+            if isinstance(x, AngleAxis):
+                self._coeffs = x.quaternion()._coeffs
                 return
             a = K.as_array(x, "Quaternion(array)", ())
             if a.shape[-2:] == (3, 3):
@@ -221,6 +225,126 @@ class Quaternion:
 
     def __repr__(self):
         return f"Quaternion(coeffs={self._coeffs!r})"
+
+
+class AngleAxis:
+    """A rotation of ``angle (...)`` about ``axis (..., 3)`` (not normalised, as Eigen keeps it).
+    Mirrors eigenpy's ``AngleAxis`` (``pin.AngleAxis``).
+
+    Constructors: ``AngleAxis()`` (angle 0 about x), ``AngleAxis(angle, axis)``,
+    ``AngleAxis(R)`` (a ``(..., 3, 3)`` rotation, through its quaternion, as Eigen),
+    ``AngleAxis(quat)``, ``AngleAxis(aa)`` (a copy).
+    """
+
+    __slots__ = ("angle", "axis")
+    __array_ufunc__ = None
+
+    def __init__(self, *args):
+        if not args:
+            self.angle, self.axis = np.array(0.0)[()], np.array([1.0, 0.0, 0.0])
+        elif len(args) == 2:
+            angle = K.as_array(args[0], "AngleAxis(angle, axis): angle", ())
+            axis = K.as_array(args[1], "AngleAxis(angle, axis): axis", (3,), True)
+            shape = K.batch_shape((angle, 0), (axis, 1))
+            self.angle = np.broadcast_to(angle, shape).copy()[()]
+            self.axis = np.broadcast_to(axis, shape + (3,)).copy()
+        elif len(args) == 1 and isinstance(args[0], AngleAxis):
+            self.angle, self.axis = np.array(args[0].angle)[()], np.array(args[0].axis)
+        elif len(args) == 1:
+            x = args[0]
+            if not (isinstance(x, Quaternion) or callable(getattr(x, "coeffs", None))):
+                x = matrix_to_quaternion(K.as_array(x, "AngleAxis(R)", (3, 3)))
+            self.angle, self.axis = _angle_axis_of_quaternion(coefficients(x, "AngleAxis(quat)"))
+        else:
+            raise ShapeError("AngleAxis takes (), (angle, axis), (R 3x3), (quat) or (aa), got "
+                             f"{len(args)} arguments")
+
+    def matrix(self):
+        """``(..., 3, 3)`` rotation, Eigen's ``AngleAxis::toRotationMatrix``."""
+        return angle_axis_matrix(np.asarray(self.angle), self.axis)
+
+    toRotationMatrix = matrix
+
+    def fromRotationMatrix(self, R):
+        self.angle, self.axis = AngleAxis(R).angle, AngleAxis(R).axis
+        return self
+
+    def inverse(self):
+        """The rotation of -angle about the same axis."""
+        return AngleAxis(-np.asarray(self.angle), self.axis)
+
+    def quaternion(self):
+        """``Quaternion(aa)``: (sin(angle / 2) axis, cos(angle / 2))."""
+        return Quaternion._wrap(angle_axis_quaternion(np.asarray(self.angle), self.axis))
+
+    def isApprox(self, other, prec=DUMMY_PRECISION):
+        """Eigen's: the axes ``isApprox`` and |a1 - a2| <= prec min(|a1|, |a2|)."""
+        K.expect_type(other, AngleAxis, "AngleAxis.isApprox: other")
+        a, b = np.asarray(self.angle), np.asarray(other.angle)
+        return bool(np.all(K.is_approx(self.axis, other.axis, prec, 1)
+                           & (np.abs(a - b) <= prec * np.minimum(np.abs(a), np.abs(b)))))
+
+    def __mul__(self, other):
+        """With an AngleAxis or a Quaternion: the Quaternion product; with a vector: R v."""
+        if isinstance(other, AngleAxis):
+            return self.quaternion() * other.quaternion()
+        if isinstance(other, Quaternion) or callable(getattr(other, "coeffs", None)):
+            return self.quaternion() * other
+        return K.matvec(self.matrix(), K.as_array(other, "AngleAxis * v", (3,), True))
+
+    def __str__(self):
+        if np.shape(self.angle):
+            return f"AngleAxis batch of shape {np.shape(self.angle)}:\n{self!r}"
+        return f"angle: {float(self.angle):.6g}\naxis: {K.eigen_str(self.axis)}\n"
+
+    def __repr__(self):
+        return f"AngleAxis(angle={self.angle!r}, axis={self.axis!r})"
+
+
+def angle_axis_quaternion(angle, axis):
+    """Eigen's ``Quaternion(AngleAxis(angle, axis))``: (sin(angle/2) axis, cos(angle/2)),
+    ``(...), (..., 3) -> (..., 4)``."""
+    half = 0.5 * angle
+    vec = _sin(half)[..., None] * axis
+    w = np.broadcast_to(_cos(half), vec.shape[:-1])
+    return np.concatenate((vec, w[..., None]), axis=-1)
+
+
+def angle_axis_matrix(angle, axis):
+    """Eigen's ``AngleAxis::toRotationMatrix``, ``(...), (..., 3) -> (..., 3, 3)``.
+
+    s = sin(angle) axis, c = cos(angle), d = (1 - c) axis: off the diagonal
+    R01 = d_x a_y - s_z, R10 = d_x a_y + s_z (and the same pattern for (0, 2), (1, 2)), and on
+    the diagonal R_ii = d_i a_i + c.
+    """
+    angle = np.asarray(angle)
+    sin_axis = _sin(angle)[..., None] * axis
+    c = _cos(angle)
+    cos1_axis = (1.0 - c)[..., None] * axis
+    R = np.empty(np.broadcast_shapes(angle.shape, axis.shape[:-1]) + (3, 3))
+    for i, j, k, sign in ((0, 1, 2, 1.0), (0, 2, 1, -1.0), (1, 2, 0, 1.0)):
+        tmp = cos1_axis[..., i] * axis[..., j]
+        R[..., i, j] = tmp - sign * sin_axis[..., k]
+        R[..., j, i] = tmp + sign * sin_axis[..., k]
+    R[..., [0, 1, 2], [0, 1, 2]] = cos1_axis * axis + c[..., None]
+    return R
+
+
+@_quiet
+def _angle_axis_of_quaternion(q):
+    """Eigen's ``AngleAxis(quat)``: n = |q_vec| (its stable form when n < eps); angle
+    2 atan2(n, |w|) and axis +-q_vec / n (sign of w), or angle 0 about x when n = 0."""
+    vec, w = q[..., :3], q[..., 3]
+    n = np.sqrt(_dot3(vec, vec))
+    scale = np.max(np.abs(vec), axis=-1)
+    scaled = vec / np.where(scale > 0.0, scale, 1.0)[..., None]
+    n = np.where(n < K.EPS, scale * np.sqrt(_dot3(scaled, scaled)), n)
+    zero = n == 0.0
+    safe_n = np.where(zero, 1.0, n)
+    angle = np.where(zero, 0.0, 2.0 * _atan2(n, np.abs(w)))
+    axis = np.where((w < 0.0)[..., None], -vec, vec) / safe_n[..., None]
+    axis = np.where(zero[..., None], np.array([1.0, 0.0, 0.0]), axis)
+    return angle[()], axis
 
 
 @_quiet

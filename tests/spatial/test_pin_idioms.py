@@ -594,3 +594,45 @@ def test_field_assignments_take_columns_and_refuse_wrong_sizes(rng):
                              (M, "translation", np.array([np.nan, 0, 0]))):
         with pytest.raises(ValueError, match=name):
             setattr(obj, name, value)
+
+
+# --- AngleAxis -----------------------------------------------------------------------------------
+
+
+def test_angle_axis_matches_eigenpy(rng, batch):
+    angle = rng.uniform(-4, 4, batch)
+    axis = rng.normal(size=batch + (3,))
+    axis /= np.linalg.norm(axis, axis=-1, keepdims=True)
+    q = quaternions(rng, batch)
+    A = pinref.AngleAxis(angle, axis)
+    from_q, from_R = pinref.AngleAxis(pinref.Quaternion(q)), pinref.AngleAxis(
+        pinref.Quaternion(q).matrix())
+    x = rng.normal(size=batch + (3,))
+    res = {"matrix": A.matrix(), "quaternion": pinref.Quaternion(A).coeffs(),
+           "from_q.angle": from_q.angle, "from_q.axis": from_q.axis,
+           "from_R.angle": from_R.angle, "from_R.axis": from_R.axis,
+           "inverse": A.inverse().matrix(), "A * A": (A * A).coeffs(), "A * x": A * x}
+
+    def check(idx):
+        e = eigenpy.AngleAxis(float(angle[idx]), axis[idx])
+        eq = eigenpy.AngleAxis(eigenpy.Quaternion(q[idx]))
+        eR = eigenpy.AngleAxis(eigenpy.Quaternion(q[idx]).matrix())
+        ref = {"matrix": e.matrix(), "quaternion": eigenpy.Quaternion(e).coeffs(),
+               "from_q.angle": eq.angle, "from_q.axis": eq.axis, "from_R.angle": eR.angle,
+               "from_R.axis": eR.axis, "inverse": e.inverse().matrix(), "A * A": (e * e).coeffs(),
+               "A * x": e * x[idx]}
+        for key, value in ref.items():
+            assert_close(np.asarray(res[key])[idx], value, what=key)
+
+    each(batch, check)
+
+
+def test_angle_axis_defaults_copies_and_print():
+    assert str(pinref.AngleAxis()) == str(eigenpy.AngleAxis(eigenpy.Quaternion(1, 0, 0, 0)))
+    A = pinref.AngleAxis(0.3, np.array([0.0, 0.0, 1.0]))
+    assert str(A) == str(eigenpy.AngleAxis(0.3, np.array([0.0, 0.0, 1.0])))
+    assert pinref.AngleAxis(A).isApprox(A) and not A.isApprox(A.inverse())
+    assert pinref.AngleAxis(pinref.Quaternion()).angle == 0.0
+    assert pinref.AngleAxis is pinref.spatial.AngleAxis
+    with pytest.raises(ShapeError):
+        pinref.AngleAxis(0.3, np.zeros(4))
