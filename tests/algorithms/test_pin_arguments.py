@@ -267,3 +267,16 @@ def test_finite_results_do_not_warn():
 def test_data_of_what_is_no_pinref_model_is_refused(model):
     with pytest.raises(errors.UnsupportedError, match=r"Data\(model\): expected a pinref.Model"):
         pinref.Data(model)
+
+
+def test_fext_of_forces_built_from_columns_as_in_pin():
+    """issue 12 item 2, fext entries: pin takes Forces (not bare arrays) in fext; Forces built
+    from (6, 1) columns give what pin gives, as a list and as a StdVec_Force."""
+    model, pmodel = build("humanoid")
+    q, v, a = random_states(pmodel, (), np.random.default_rng(12))
+    columns = np.random.default_rng(13).normal(size=(model.njoints, 6, 1))
+    pdata = pmodel.createData()
+    ref = pin.rnea(pmodel, pdata, q, v, a, [pin.Force(c) for c in columns])
+    forces = [pinref.Force(c) for c in columns]
+    for fext in (forces, pinref.StdVec_Force(forces)):
+        assert_close(pinref.rnea(model, model.createData(), _column(q), v, _column(a), fext), ref)
