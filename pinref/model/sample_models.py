@@ -170,9 +170,10 @@ def buildSampleModelHumanoidRandom(using_free_flyer=True, mimic=False):
     """
     if not using_free_flyer:
         raise UnsupportedError(
-            "buildSampleModelHumanoidRandom(using_free_flyer=False): Pinocchio's root_joint is then a "
-            "JointModelComposite (JointModelTranslation + JointModelSphericalZYX), and pinref "
-            "has no composite joint; use using_free_flyer=True (a JointModelFreeFlyer root)")
+            "buildSampleModelHumanoidRandom(using_free_flyer=False): Pinocchio's root_joint is "
+            "then a JointModelComposite (JointModelTranslation + JointModelSphericalZYX), and "
+            "pinref has no composite joint; use using_free_flyer=True (a JointModelFreeFlyer "
+            "root)")
     if mimic:
         raise UnsupportedError(
             "buildSampleModelHumanoidRandom(mimic=True): larm6_joint would be a JointModelMimic "
