@@ -10,18 +10,21 @@ of ``PIN4_DIFFERENCES``.
   max_effort, min_velocity, max_velocity, min_config, max_config, min_friction, max_friction,
   damping). pinref's symmetric bounds become (-effort, effort, -velocity, velocity, ...,
   -friction, friction), which is what 4.x's URDF parser stores.
-- ``pin_only_fields``: the Model vectors 4.x adds (lower bounds, position-limit margin), which
-  pinref's Model does not hold; 4.x keeps 3.8.0's ``effortLimit``, ``velocityLimit`` and
-  ``friction`` as aliases of its upper bounds, and those are what the bridge copies.
+- ``pin_only_fields``: the Model vectors 4.x adds (lower and upper bounds, position-limit
+  margin), which pinref's Model does not hold; 4.x keeps 3.8.0's ``effortLimit``,
+  ``velocityLimit`` and ``friction`` as aliases of its upper bounds, and those are what the
+  bridge copies.
 - ``differs(pin, key)``: True when the installed pin computes ``key`` differently from 3.8.0;
   a test then compares pinref with 3.8.0's rule instead of pin's answer.
 """
 
 REFERENCE_VERSIONS = ("3.8.0", "4.1.0")
 
-# The Model vectors pin 4.x has and 3.8.0 has not.
+# The Model vectors pin 4.x has and 3.8.0 has not: its lower bounds, the position-limit margin,
+# and the upper bounds, of which 3.8.0's effortLimit, velocityLimit and friction are aliases.
 PIN4_ONLY_FIELDS = ("lowerEffortLimit", "lowerVelocityLimit", "lowerDryFrictionLimit",
-                    "positionLimitMargin")
+                    "positionLimitMargin", "upperEffortLimit", "upperVelocityLimit",
+                    "upperDryFrictionLimit")
 
 # What pin 4.x computes or builds differently from 3.8.0 (docs/quirks.md has one entry each).
 PIN4_DIFFERENCES = {
@@ -33,6 +36,8 @@ PIN4_DIFFERENCES = {
                     "not a Cholesky solve (last bits differ)",
     "sample_model_limits": "buildSampleModelHumanoidRandom draws random friction bounds and "
                            "more numbers from the generator",
+    "deprecation_warning": "deprecated members (Frame.parent, Frame.previousFrame) warn with a "
+                           "DeprecationWarning, not a UserWarning",
 }
 
 
@@ -68,3 +73,8 @@ def add_joint(pin, pm, parent, joint, placement, name, effort, velocity, lower, 
 def pin_only_fields(pin):
     """The Model vectors of the installed pin that pinref's Model has no field for."""
     return PIN4_ONLY_FIELDS if is_pin4(pin) else ()
+
+
+def deprecation_warning(pin):
+    """The warning class the installed pin's deprecated members emit."""
+    return DeprecationWarning if differs(pin, "deprecation_warning") else UserWarning
