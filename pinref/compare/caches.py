@@ -109,11 +109,11 @@ class PinCaches:
 
     def store(self, k, pdata):
         """Copy every cache of ``pdata`` into state ``k``."""
-        seqs = [getattr(pdata, name) for name in self.lists]
+        seqs = [list(getattr(pdata, name)) for name in self.lists]   # iterating: one crossing
         for base, i, fields in self.plan:
             item = getattr(pdata, base) if i is None else seqs[base][i]
             for get, out, shape in fields:
-                out[k] = get(item) if shape is None else np.reshape(get(item), shape)
+                out[k] = get(item) if shape is None else get(item).reshape(shape)
 
 
 _SE3 = ("liMi", "oMi", "joints.M")

@@ -518,20 +518,26 @@ def _compare_chunk(alg, ctx, start, stop):
 
 def _errors(got, ref, whole=None):
     """Per state (axis 0): max abs error, its flat position, and max(1, max|ref|), the maximum
-    taken over ``whole`` instead when given (the field a write covers part of)."""
-    got = np.broadcast_to(got, ref.shape)
+    taken over ``whole`` instead when given (the field a write covers part of). Every step is
+    one NumPy pass over the whole chunk of states."""
     n = ref.shape[0]
-    diff = np.abs(got - ref).reshape(n, -1)
+    diff = np.subtract(got, ref).reshape(n, -1)
+    np.abs(diff, out=diff)
     if diff.shape[1] == 0:
         return np.zeros(n), np.zeros(n, dtype=int), np.ones(n)
-    flat_ref = (ref if whole is None else whole).reshape(n, -1)
-    if not np.isfinite(diff).all():     # NaN is equal to NaN only; one NaN is infinitely off
-        nan_ref, nan_got = np.isnan(ref.reshape(n, -1)), np.isnan(got.reshape(n, -1))
+    flat_ref = ref.reshape(n, -1)
+    finite = bool(np.isfinite(diff).all())
+    if not finite:                      # NaN is equal to NaN only; one NaN is infinitely off
+        got = np.broadcast_to(got, ref.shape)
+        nan_ref, nan_got = np.isnan(flat_ref), np.isnan(got.reshape(n, -1))
         diff = np.where(nan_ref & nan_got, 0.0, diff)
         diff = np.where(nan_ref ^ nan_got, np.inf, diff)
-    scale = np.maximum(1.0, np.nanmax(np.abs(flat_ref), axis=1, initial=0.0))
+    if whole is not None:
+        finite, flat_ref = False, whole.reshape(n, -1)
+    top = (np.abs(flat_ref).max(axis=1, initial=0.0) if finite     # no NaN in ref: plain max
+           else np.nanmax(np.abs(flat_ref), axis=1, initial=0.0))
     arg = np.argmax(diff, axis=1)
-    return diff[np.arange(n), arg], arg, scale
+    return diff[np.arange(n), arg], arg, np.maximum(1.0, top)
 
 
 def _owner(model):
@@ -676,16 +682,15 @@ class _Chunk:
         """Compare every write of every stop."""
         owner = _owner(self.model)
         snapshots = recorded.call(-1).snapshots if recorded.calls else ()
+        stops = set()
         for s, snap in enumerate(snapshots):
-            compared_here = False
             for w_index, w in enumerate(snap.writes):
                 found = ref.get(snap.step, snap.joint, w.cache, w.index)
                 if found is None:
                     continue
                 full, source = found
                 expected = w.take(full)
-                n, tail = expected.shape[0], expected.shape[1:]
-                got = np.broadcast_to(w.value, (n,) + tail)
+                got = np.broadcast_to(w.value, expected.shape)
                 # a write of some rows of tau, ddq or M is judged as the whole field is at
                 # the end: relative to max(1, max|field|), not to the entries it covers
                 partial = w.rows is not None or w.cols is not None
@@ -693,7 +698,7 @@ class _Chunk:
                 rel = err / scale
                 bad, _ = self._judge(w.cache, rel, (-1, s, w_index))
                 self.fields_compared += 1
-                compared_here = True
+                stops.add(s)
                 if not bad.any():
                     continue
                 self.failed_writes.add((s, w_index))
@@ -703,7 +708,7 @@ class _Chunk:
                         w.label, w.cache, w.index, got, expected, source, err, arg, rel, bad,
                         (s, w_index), owner, where_label=w.label,
                         row0=w.rows[0] if w.rows else 0)
-            self.stops_compared += compared_here
+        self.stops_compared += len(stops)
 
 
 def _merge_first(candidates):
