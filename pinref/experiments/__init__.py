@@ -16,10 +16,11 @@ from .energy import (
     EnergyRun,
     ExperimentError,
     MissingPlotError,
+    PlotFileError,
     energy_drift,
     plot_energy,
 )
 from .sweep import eps_sweeps, plot_sweeps
 
-__all__ = ["EnergyDrift", "EnergyRun", "ExperimentError", "MissingPlotError", "energy_drift",
-           "eps_sweeps", "plot_energy", "plot_sweeps"]
+__all__ = ["EnergyDrift", "EnergyRun", "ExperimentError", "MissingPlotError", "PlotFileError",
+           "energy_drift", "eps_sweeps", "plot_energy", "plot_sweeps"]

@@ -9,8 +9,12 @@
         central differences at eps = 1e-3 ... 1e-8 against computeRNEADerivatives and
         computeABADerivatives: the error's valley
 
-One state from --seed (q uniform in [-1, 1] per coordinate, v normal). --plot needs matplotlib
-(pip install 'pinref[plot]'). Exit codes: 0 done, 2 bad usage or input.
+One state from --seed (q uniform in [-1, 1] per coordinate, v normal: the states of pinref
+diff). --plot FILE.png needs matplotlib (pip install 'pinref[plot]'); the path is checked before
+the run, and with --json the file is named in the JSON ("figure"). Exit codes: 0 done, 1 the
+energy run found computeKineticEnergy != 1/2 v^T M v at some instant (column T == vMv/2 says
+NO), 2 bad usage or input (a dt that is not finite and > 0 or makes the run diverge, a seed
+< 0, a figure path that cannot be written).
 """
 
 import argparse
@@ -18,7 +22,7 @@ import json
 import sys
 import time
 
-from ..cli import Progress, UsageError, add_model_arguments, model_display_name, model_from_args
+from ..cli import Progress, add_model_arguments, model_display_name, model_from_args
 
 
 def add(subparsers):
@@ -52,18 +56,31 @@ def _common(p):
 
 
 def _check_plot(args):
+    """MissingPlotError or PlotFileError before a long run, not after it."""
     if args.plot is not None:
-        from .energy import _pyplot
+        from .energy import _pyplot, check_plot_path
 
-        _pyplot()        # MissingPlotError before a long run, not after it
+        check_plot_path(args.plot)
+        _pyplot()
+
+
+def _print_result(args, doc, text):
+    """The JSON (with the figure's file under "figure") or the text and a "wrote" line."""
+    if args.json:
+        if args.plot is not None:
+            doc["figure"] = args.plot
+        print(json.dumps(doc, indent=1))
+    else:
+        print(text)
+        if args.plot is not None:
+            print(f"wrote {args.plot}")
 
 
 def run_energy(args):
+    """0 done; 1 when computeKineticEnergy != 1/2 v^T M v at some instant (as ``pinref check``
+    exits 1 on a failed check); the bad parameters raise (exit 2)."""
     from .energy import energy_drift, plot_energy
 
-    if not args.dt > 0 or args.steps < 1:
-        raise UsageError(f"--dt must be > 0 and --steps >= 1, got --dt {args.dt} --steps "
-                         f"{args.steps}")
     _check_plot(args)
     started = time.perf_counter()
     model = model_from_args(args)
@@ -74,17 +91,17 @@ def run_energy(args):
                               progress=progress)
     finally:
         progress.done()
-    if args.json:
-        print(json.dumps(result.to_dict(), indent=1))
-    else:
-        print(result)
     if args.plot is not None:
         plot_energy(result, args.plot)
-        print(f"wrote {args.plot}")
+    _print_result(args, result.to_dict(), str(result))
+    if not result.kinetic_ok:
+        print("\npinref experiment energy: computeKineticEnergy differs from 1/2 v^T M v "
+              "(column T == vMv/2): the kinetic energy or crba is wrong on this model",
+              file=sys.stderr)
     total = sum(r.steps for r in result.runs)
     print(f"\npinref experiment energy: {total} steps in {time.perf_counter() - started:.1f} s",
           file=sys.stderr if args.json else sys.stdout)
-    return 0
+    return 0 if result.kinetic_ok else 1
 
 
 def run_sweep(args):
@@ -94,11 +111,7 @@ def run_sweep(args):
     model = model_from_args(args)
     sweeps = eps_sweeps(model, seed=args.seed)
     name = model_display_name(args)
-    if args.json:
-        print(json.dumps(sweeps_dict(sweeps), indent=1))
-    else:
-        print(sweeps_text(sweeps, name))
     if args.plot is not None:
         plot_sweeps(sweeps, args.plot, name)
-        print(f"wrote {args.plot}")
+    _print_result(args, sweeps_dict(sweeps), sweeps_text(sweeps, name))
     return 0

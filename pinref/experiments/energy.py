@@ -27,21 +27,32 @@ the integrator.
 """
 
 import copy
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 import pinref
+from pinref.compare import random_states
 from pinref.errors import PinrefError
 from pinref.spatial import Force
 
+KINETIC_TOLERANCE = 1e-12
+
 
 class ExperimentError(PinrefError, ValueError):
-    """An experiment's parameter is out of range (dt <= 0, no steps, ...)."""
+    """An experiment's parameter is out of range (dt <= 0 or not finite, no steps, ...), the run
+    diverged, or there is nothing to measure (E_scale = 0)."""
 
 
 class MissingPlotError(PinrefError, ImportError):
     """matplotlib is not installed (``pip install 'pinref[plot]'``)."""
+
+
+class PlotFileError(PinrefError, OSError):
+    """The figure cannot be written where asked (no such directory, not writable, a
+    directory, not a .png name)."""
 
 
 @dataclass(frozen=True)
@@ -71,9 +82,11 @@ class EnergyRun:
 @dataclass(frozen=True)
 class EnergyDrift:
     """The runs at dt, dt/2, dt/4 (``runs``), ``differences[k]`` = |difference(q_final of run k,
-    q_final of run k+1)|, ``order`` the fitted p of drift ~ dt^p, ``e_scale``, ``gravity``.
+    q_final of run k+1)|, ``order`` and ``intercept`` the least-squares line
+    ``log(drift) = order * log(dt) + intercept``, ``e_scale``, ``gravity``.
 
-    ``str()`` is the table; ``to_dict()`` plain data (the arrays left out).
+    ``str()`` is the table; ``to_dict()`` plain data (the arrays left out); ``kinetic_ok``
+    whether computeKineticEnergy == 1/2 v^T M v held at every instant of every run.
     """
 
     model_name: str
@@ -82,6 +95,11 @@ class EnergyDrift:
     runs: tuple
     differences: tuple
     order: float
+    intercept: float
+
+    @property
+    def kinetic_ok(self):
+        return all(_kinetic_worst(r) <= KINETIC_TOLERANCE for r in self.runs)
 
     @property
     def drifts(self):
@@ -122,18 +140,24 @@ class EnergyDrift:
 
     def to_dict(self):
         return {"model": self.model_name, "gravity": self.gravity, "e_scale": self.e_scale,
-                "order": self.order, "differences": list(self.differences),
+                "order": self.order, "intercept": self.intercept,
+                "kinetic_ok": self.kinetic_ok, "differences": list(self.differences),
                 "runs": [{"dt": r.dt, "steps": r.steps, "energy_start": float(r.energy[0]),
                           "energy_end": float(r.energy[-1]), "drift": r.drift,
                           "momentum_drift": r.momentum_drift,
                           "kinetic_check": float(r.kinetic_check.max())} for r in self.runs]}
 
 
+def _kinetic_worst(run):
+    """max over the instants of |computeKineticEnergy - 1/2 v^T M v| / max(1, T)."""
+    return float(np.max(run.kinetic_check / np.maximum(1.0, run.kinetic)))
+
+
 def _kinetic_verdict(run):
     """``yes`` when computeKineticEnergy == 1/2 v^T M v to 1e-12 * max(1, T) at every instant,
     else the worst difference."""
-    worst = float(np.max(run.kinetic_check / np.maximum(1.0, run.kinetic)))
-    return "yes" if worst <= 1e-12 else f"NO {worst:.1e}"
+    worst = _kinetic_worst(run)
+    return "yes" if worst <= KINETIC_TOLERANCE else f"NO {worst:.1e}"
 
 
 def _world_momentum(model, data):
@@ -180,7 +204,10 @@ def simulate(model, q0, v0, dt, steps, progress=None, stage="run"):
     q, v = np.array(q0, dtype=float), np.array(v0, dtype=float)
     out = {k: [] for k in ("q", "v", "kinetic", "potential", "kinetic_check", "momentum")}
     for n in range(steps + 1):
-        T, U, check, h = _measure(model, data, q, v)
+        with np.errstate(over="ignore", invalid="ignore"):
+            T, U, check, h = _measure(model, data, q, v)
+        if not np.isfinite([T, U, check]).all():
+            _diverged(dt, n, "the energy")
         for key, x in zip(out, (q, v, T, U, check, h)):
             out[key].append(x)
         if progress is not None:
@@ -188,19 +215,29 @@ def simulate(model, q0, v0, dt, steps, progress=None, stage="run"):
         if n == steps:
             break
         ddq = pinref.aba(model, data, q, v, tau)
-        v = v + dt * ddq
-        q = pinref.integrate(model, q, dt * v)
+        with np.errstate(over="ignore", invalid="ignore"):
+            v = v + dt * ddq
+            dq = dt * v
+            if not (np.isfinite(v).all() and np.isfinite(dq).all()):
+                _diverged(dt, n + 1, "the velocity")
+            q = pinref.integrate(model, q, dq)
+        if not np.isfinite(q).all():
+            _diverged(dt, n + 1, "the configuration")
     arrays = {k: np.array(x) for k, x in out.items()}
     arrays["t"] = dt * np.arange(steps + 1)
     arrays["energy"] = arrays["kinetic"] + arrays["potential"]
     return arrays
 
 
-def initial_state(model, seed=0, speed=1.0):
-    """q uniform in [-1, 1] per coordinate (rotations uniform), v normal x ``speed``."""
-    rng = np.random.default_rng(seed)
-    q = pinref.randomConfiguration(model, -np.ones(model.nq), np.ones(model.nq), rng=rng)
-    return q, speed * rng.normal(size=model.nv)
+def _diverged(dt, n, what):
+    raise ExperimentError(
+        f"energy_drift: the run at dt = {dt:g} diverged: {what} is no longer finite after "
+        f"step {n} (t = {n * dt:g} s); semi-implicit Euler needs a smaller step: lower dt "
+        "(--dt)")
+
+
+def _is_int(x):
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
 def energy_drift(model, q0=None, v0=None, dt=1e-3, steps=500, gravity=True, refinements=3,
@@ -210,29 +247,41 @@ def energy_drift(model, q0=None, v0=None, dt=1e-3, steps=500, gravity=True, refi
     Parameters
     ----------
     model : Model (not modified; without gravity a copy with zero gravity is used)
-    q0, v0 : ndarray (nq,), (nv,), optional; default ``initial_state(model, seed)``
+    q0, v0 : ndarray (nq,), (nv,), optional; default the state of
+        ``pinref.compare.random_states(model, 1, seed)`` (q uniform in [-1, 1] per coordinate,
+        v standard normal), the states ``pinref diff`` draws
     dt : float, the largest step; steps : int, its number of steps (run k takes steps * 2^k
         steps of dt / 2^k, so every run ends at t = dt * steps)
     gravity : bool, keep the model's gravity (E = T + U) or set it to zero (E = T)
+    seed : int >= 0
     progress : callable ``progress(stage, done, total)``, optional (``pinref.cli.Progress``)
 
     Returns
     -------
     EnergyDrift, whose runs hold the arrays (EnergyRun).
+
+    Raises ExperimentError for a dt that is not finite and > 0, steps < 1, refinements < 2, a
+    run that diverges (dt too large), or E_scale = 0 (no velocity and no gravity);
+    ArgumentValueError for a seed < 0.
     """
-    if not dt > 0 or steps < 1 or refinements < 2:
+    if not (np.isfinite(dt) and dt > 0) or not _is_int(steps) or steps < 1 \
+            or not _is_int(refinements) or refinements < 2:
         raise ExperimentError(
-            f"energy_drift: needs dt > 0, steps >= 1 and refinements >= 2, got dt={dt}, "
-            f"steps={steps}, refinements={refinements}")
+            f"energy_drift: needs a finite dt > 0 (--dt), an integer steps >= 1 (--steps) and "
+            f"refinements >= 2, got dt={dt}, steps={steps}, refinements={refinements}")
     if not gravity:
         model = copy.deepcopy(model)
         model.gravity = pinref.Motion.Zero()
     if q0 is None or v0 is None:
-        q_r, v_r = initial_state(model, seed)
-        q0 = q_r if q0 is None else q0
-        v0 = v_r if v0 is None else v0
+        drawn = random_states(model, 1, seed)
+        q0 = drawn["q"][0] if q0 is None else q0
+        v0 = drawn["v"][0] if v0 is None else v0
     q0 = pinref.normalize(model, np.asarray(q0, dtype=float))
     e_scale = energy_scale(model, q0, np.asarray(v0, dtype=float))
+    if not e_scale > 0:
+        raise ExperimentError(
+            f"energy_drift: E_scale = {e_scale:g} (T(0) = 0 and no gravity: nothing moves, so "
+            "there is no drift to measure); give a nonzero v0 or keep gravity")
     runs = []
     for k in range(refinements):
         h, n = dt / 2 ** k, steps * 2 ** k
@@ -244,15 +293,18 @@ def energy_drift(model, q0=None, v0=None, dt=1e-3, steps=500, gravity=True, refi
                         for a, b in zip(runs, runs[1:]))
     dts = np.array([r.dt for r in runs])
     drifts = np.array([r.drift for r in runs])
-    order = float(np.polyfit(np.log(dts), np.log(drifts), 1)[0]) if np.all(drifts > 0) \
-        else float("nan")
+    order, intercept = (np.polyfit(np.log(dts), np.log(drifts), 1) if np.all(drifts > 0)
+                        else (np.nan, np.nan))
     name = model_name or getattr(model, "name", "") or "the model"
-    return EnergyDrift(name, bool(gravity), float(e_scale), tuple(runs), differences, order)
+    return EnergyDrift(name, bool(gravity), float(e_scale), tuple(runs), differences,
+                       float(order), float(intercept))
 
 
 def plot_energy(result, path):
-    """Write the figure: E(t) for each dt; the drift against dt on log axes with the fitted
-    order; without gravity, |h(t) - h(0)| on a log axis. Needs matplotlib (``pinref[plot]``)."""
+    """Write the figure to ``path`` (a .png) and return it (a matplotlib Figure): E(t) for each
+    dt; the drift against dt on log axes with the fitted line; without gravity,
+    |h(t) - h(0)| on a log axis. Needs matplotlib (``pinref[plot]``)."""
+    check_plot_path(path)
     plt = _pyplot()
     panels = 2 if result.gravity else 3
     fig, axes = plt.subplots(1, panels, figsize=(5.2 * panels, 4.2), constrained_layout=True)
@@ -264,7 +316,7 @@ def plot_energy(result, path):
     axes[0].legend()
     dts, drifts = np.array([r.dt for r in result.runs]), result.drifts
     axes[1].loglog(dts, drifts, "o", label="max|E(t) - E(0)| / E_scale")
-    fit = np.exp(np.polyval(np.polyfit(np.log(dts), np.log(drifts), 1), np.log(dts)))
+    fit = np.exp(result.intercept) * dts ** result.order
     axes[1].loglog(dts, fit, "--", label=f"fit: drift ~ dt^{result.order:.2f}")
     axes[1].set_xlabel("dt [s]")
     axes[1].set_ylabel("max drift / E_scale")
@@ -279,9 +331,39 @@ def plot_energy(result, path):
         axes[2].set_ylabel("|h(t) - h(0)| (world spatial momentum)")
         axes[2].set_title("momentum drift (no gravity)")
         axes[2].legend()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_figure(plt, fig, path)
+
+
+def check_plot_path(path):
+    """Refuse, before a long run, a figure path that cannot be written: not a .png name (the
+    figure is a PNG and matplotlib would add ``.png`` to a name without one), a directory, or in
+    a directory that does not exist or is not writable. Raises PlotFileError."""
+    p = Path(os.fspath(path))
+    if p.suffix.lower() != ".png":
+        raise PlotFileError(f"--plot {str(path)!r}: expected a file name ending in .png, "
+                            f"e.g. {p.stem or 'figure'}.png")
+    if p.is_dir():
+        raise PlotFileError(f"--plot {path}: is a directory; give a file name in it")
+    parent = p.parent
+    if not parent.is_dir():
+        raise PlotFileError(f"--plot {path}: no directory {parent}; create it or write the "
+                            "figure elsewhere")
+    if not os.access(parent, os.W_OK):
+        raise PlotFileError(f"--plot {path}: the directory {parent} is not writable; write "
+                            "the figure elsewhere")
+
+
+def save_figure(plt, fig, path):
+    """Save ``fig`` as ``path`` (PNG, 110 dpi), close it and return it; an OSError of the write
+    becomes a PlotFileError naming the file."""
+    try:
+        fig.savefig(path, dpi=110)
+    except OSError as err:
+        raise PlotFileError(f"--plot {path}: cannot write the figure "
+                            f"({err.strerror or err})") from err
+    finally:
+        plt.close(fig)
+    return fig
 
 
 def _pyplot():

@@ -10,24 +10,28 @@ eps^2 on the right, rounding ~ 1e-16 / eps on the left) for q, and the rounding 
 the function is linear or quadratic in the variable (a, tau, v).
 """
 
+import dataclasses
+
 import numpy as np
 
 import pinref
 from pinref.algorithms.finite_differences import EPS_SWEEP, eps_sweep
+from pinref.compare import random_states
 
-from .energy import _pyplot, initial_state
+from .energy import _pyplot, check_plot_path, save_figure
 
 
 def eps_sweeps(model, q=None, v=None, a=None, tau=None, eps=EPS_SWEEP, seed=0):
     """The six sweeps ``{"rnea": {"q": sweep, "v": ..., "a": ...}, "aba": {"q", "v", "tau"}}``
-    (FiniteDifferenceSweep each) at one state (default: ``initial_state(model, seed)``, a and
-    tau normal from the same seed)."""
-    q0, v0 = initial_state(model, seed)
-    rng = np.random.default_rng(seed + 1)
-    q = q0 if q is None else np.asarray(q, dtype=float)
-    v = v0 if v is None else np.asarray(v, dtype=float)
-    a = rng.normal(size=model.nv) if a is None else np.asarray(a, dtype=float)
-    tau = 10 * rng.normal(size=model.nv) if tau is None else np.asarray(tau, dtype=float)
+    (FiniteDifferenceSweep each) at one state; what is not given comes from
+    ``pinref.compare.random_states(model, 1, seed)`` (q uniform in [-1, 1] per coordinate, v and
+    a standard normal, tau normal x 10: the states ``pinref diff`` draws). Each sweep's ``wrt``
+    is the name of its variable (ABA's third is ``tau``)."""
+    state = {"q": q, "v": v, "a": a, "tau": tau}
+    if any(x is None for x in state.values()):
+        drawn = random_states(model, 1, seed)
+        state = {k: drawn[k][0] if x is None else x for k, x in state.items()}
+    q, v, a, tau = (np.asarray(state[k], dtype=float) for k in ("q", "v", "a", "tau"))
 
     def rnea(q_, v_, a_):
         return pinref.rnea(model, model.createData(), q_, v_, a_)
@@ -42,21 +46,18 @@ def eps_sweeps(model, q=None, v=None, a=None, tau=None, eps=EPS_SWEEP, seed=0):
         out["rnea"][name] = eps_sweep(model, rnea, q, v, a, analytic, wrt, eps, label="tau")
     for wrt, name, analytic in zip(("q", "v", "a"), ("q", "v", "tau"), d_aba):
         sweep = eps_sweep(model, aba, q, v, tau, analytic, wrt, eps, label="(ddq)")
-        out["aba"][name] = sweep
+        # aba's third argument, tau, is perturbed in eps_sweep's a slot: the sweep is named
+        # after tau, so that its table reads d(ddq)/dtau
+        out["aba"][name] = dataclasses.replace(sweep, wrt=name)
     return out
 
 
 def sweeps_text(sweeps, model_name):
-    """The tables, one per derivative; ABA's third one is titled d ddq / d tau."""
+    """The tables, one per derivative."""
     parts = [f"eps sweeps on {model_name}: central differences against computeRNEADerivatives "
              "and computeABADerivatives"]
     for algorithm, by_var in sweeps.items():
-        for var, sweep in by_var.items():
-            text = sweep.to_text()
-            if var != sweep.wrt:     # aba's third argument is tau, passed in the a slot
-                text = text.replace(f"/d{sweep.wrt} ", f"/d{var} ", 1).replace(
-                    f"in {sweep.wrt})", f"in {var})")
-            parts.append(f"\n[{algorithm}] " + text)
+        parts += [f"\n[{algorithm}] " + sweep.to_text() for sweep in by_var.values()]
     return "\n".join(parts)
 
 
@@ -69,8 +70,10 @@ def sweeps_dict(sweeps):
 
 
 def plot_sweeps(sweeps, path, model_name=""):
-    """Relative error against eps on log-log axes, one curve per derivative, one panel per
-    algorithm. Needs matplotlib (``pinref[plot]``)."""
+    """Write the figure to ``path`` (a .png) and return it (a matplotlib Figure): relative error
+    against eps on log-log axes, one curve per derivative, one panel per algorithm. Needs
+    matplotlib (``pinref[plot]``)."""
+    check_plot_path(path)
     plt = _pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(10.4, 4.2), constrained_layout=True, sharey=True)
     for ax, (algorithm, by_var) in zip(axes, sweeps.items()):
@@ -84,6 +87,4 @@ def plot_sweeps(sweeps, path, model_name=""):
         ax.invert_xaxis()
         ax.legend()
     axes[0].set_ylabel("relative error |FD - analytic|_F / max(1, |.|_F)")
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_figure(plt, fig, path)

@@ -14,9 +14,11 @@ import pytest
 
 import pinref
 from pinref.cli import main
-from pinref.experiments import energy_drift, eps_sweeps
+from pinref.compare import random_states
+from pinref.experiments import ExperimentError, PlotFileError, energy_drift, eps_sweeps
 from pinref.experiments import energy as energy_module
-from pinref.experiments.energy import initial_state, simulate
+from pinref.experiments import plot_energy, plot_sweeps
+from pinref.experiments.energy import simulate
 
 MODELS = {"tutorial": (pinref.buildTutorialModel, 30),
           "humanoid": (pinref.buildSampleModelHumanoid, 10)}
@@ -34,7 +36,8 @@ def test_the_run_is_pins_semi_implicit_euler(name):
     model = MODELS[name][0]()
     pmodel = pinref.to_pinocchio(model)
     pdata = pmodel.createData()
-    q0, v0 = initial_state(model, 0)
+    state = random_states(model, 1, 0)
+    q0, v0 = state["q"][0], state["v"][0]
     run = simulate(model, q0, v0, 4e-3, 15)
     q, v = q0.copy(), v0.copy()
     for n in range(16):
@@ -97,6 +100,104 @@ def test_the_table_prints_the_runs_numbers(drift):
     assert float(rows[1][5]) == pytest.approx(result.ratios[0], abs=0.006)
 
 
+def _labels(ax):
+    return ax.get_xlabel(), ax.get_ylabel(), ax.get_xscale(), ax.get_yscale()
+
+
+def test_the_energy_figure(tmp_path):
+    result = energy_drift(pinref.buildTutorialModel(), dt=4e-3, steps=5, gravity=False)
+    fig = plot_energy(result, tmp_path / "e.png")
+    energy, drift, momentum = fig.axes
+    assert _labels(energy) == ("t [s]", "E = T [J]", "linear", "linear")
+    assert _labels(drift) == ("dt [s]", "max drift / E_scale", "log", "log")
+    assert _labels(momentum)[::2] == ("t [s]", "linear") and momentum.get_yscale() == "log"
+    assert [t.get_text() for t in energy.get_legend().get_texts()] == [
+        "dt = 0.004 s", "dt = 0.002 s", "dt = 0.001 s"]
+    texts = [t.get_text() for t in drift.get_legend().get_texts()]
+    assert texts == ["max|E(t) - E(0)| / E_scale", f"fit: drift ~ dt^{result.order:.2f}"]
+    points, fit = drift.get_lines()
+    assert np.array_equal(points.get_ydata(), result.drifts)
+    assert np.allclose(fit.get_ydata(), np.exp(result.intercept) * points.get_xdata()
+                       ** result.order, rtol=1e-12)
+    assert momentum.get_legend() is not None
+    assert (tmp_path / "e.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with_gravity = plot_energy(energy_drift(pinref.buildTutorialModel(), dt=4e-3, steps=5),
+                               tmp_path / "g.png")
+    assert len(with_gravity.axes) == 2 and with_gravity.axes[0].get_ylabel() == "E = T + U [J]"
+
+
+def test_the_sweep_figure(tmp_path):
+    fig = plot_sweeps(eps_sweeps(pinref.buildTutorialModel()), tmp_path / "s.png", "tutorial")
+    rnea, aba = fig.axes
+    for ax in (rnea, aba):
+        assert ax.get_xlabel() == "eps" and (ax.get_xscale(), ax.get_yscale()) == ("log", "log")
+        assert ax.xaxis_inverted()
+    assert rnea.get_ylabel().startswith("relative error")
+    assert [t.get_text().split()[0] for t in aba.get_legend().get_texts()] == [
+        "d(ddq)/dq", "d(ddq)/dv", "d(ddq)/dtau"]
+    assert [t.get_text().split()[0] for t in rnea.get_legend().get_texts()] == [
+        "dtau/dq", "dtau/dv", "dtau/da"]
+
+
+@pytest.mark.parametrize("experiment", ["energy", "eps-sweep"])
+def test_bad_input_is_refused_before_the_run(experiment, capsys, tmp_path, monkeypatch):
+    def no_run(*args, **kwargs):
+        raise AssertionError("the run started")
+
+    monkeypatch.setattr(energy_module, "simulate", no_run)
+    monkeypatch.setattr("pinref.experiments.sweep.eps_sweep", no_run)
+    cases = [(["--seed", "-1"], "seed: expected an integer >= 0"),
+             (["--plot", "/nonexistent/dir/x.png"], "no directory /nonexistent/dir"),
+             (["--plot", str(tmp_path / "x.txt")], "ending in .png, e.g. x.png"),
+             (["--plot", str(tmp_path)], "ending in .png"),
+             (["--plot", ""], "ending in .png, e.g. figure.png"),
+             (["--plot", str(tmp_path / "dir.png")], "is a directory")]
+    (tmp_path / "dir.png").mkdir()
+    for words, message in cases:
+        assert main(["experiment", experiment, *words]) == 2, words
+        captured = capsys.readouterr()
+        assert message in captured.err and "Traceback" not in captured.err, words
+        assert captured.out == "", words
+    # matplotlib appends .png to a name without a suffix: nothing may be written beside it
+    assert not (tmp_path.parent / (tmp_path.name + ".png")).exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir.png"]
+
+
+def test_a_failed_figure_write_is_a_typed_error(capsys, tmp_path, monkeypatch):
+    from matplotlib.figure import Figure
+
+    def full_disk(self, *args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Figure, "savefig", full_disk)
+    png = tmp_path / "e.png"
+    assert main(["experiment", "energy", "--steps", "2", "--plot", str(png)]) == 2
+    assert f"--plot {png}: cannot write the figure (No space left on device)" in \
+        capsys.readouterr().err
+    with pytest.raises(PlotFileError):
+        plot_sweeps(eps_sweeps(pinref.buildTutorialModel()), png)
+
+
+@pytest.mark.parametrize("experiment", ["energy", "eps-sweep"])
+def test_json_with_a_figure_parses(experiment, capsys, tmp_path):
+    png = tmp_path / "f.png"
+    assert main(["experiment", experiment, "--json", "--plot", str(png)]
+                + (["--steps", "3"] if experiment == "energy" else [])) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["figure"] == str(png) and png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_kinetic_energy_that_is_not_half_vMv_exits_1(capsys, monkeypatch):
+    real = pinref.computeKineticEnergy
+    monkeypatch.setattr(pinref, "computeKineticEnergy",
+                        lambda *args: real(*args) * (1 + 1e-9))
+    assert main(["experiment", "energy", "--steps", "2"]) == 1
+    captured = capsys.readouterr()
+    assert "NO " in captured.out and "differs from 1/2 v^T M v" in captured.err
+    assert main(["experiment", "energy", "--steps", "2", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["kinetic_ok"] is False
+
+
 def test_energy_command(capsys, tmp_path):
     png = tmp_path / "e.png"
     assert main(["experiment", "energy", "--steps", "5", "--plot", str(png)]) == 0
@@ -109,8 +210,11 @@ def test_energy_command(capsys, tmp_path):
     assert not doc["gravity"] and len(doc["runs"]) == 3 and doc["runs"][2]["steps"] == 20
     ref = energy_drift(pinref.buildTutorialModel(), dt=4e-3, steps=5, gravity=False)
     assert doc["runs"][0]["drift"] == ref.runs[0].drift
-    assert main(["experiment", "energy", "--dt", "-1"]) == 2
-    assert "--dt" in capsys.readouterr().err
+    for dt in ("-1", "inf", "1e300"):
+        assert main(["experiment", "energy", "--dt", dt]) == 2
+        assert "--dt" in capsys.readouterr().err
+    assert main(["experiment", "energy", "--steps", "0"]) == 2
+    assert "--steps" in capsys.readouterr().err
     assert main(["experiment", "energy", "--model", "nope"]) == 2
     assert main(["experiment", "--help"]) == 0
     assert main(["experiment", "energy", "--help"]) == 0
@@ -135,11 +239,37 @@ def test_plot_without_matplotlib_is_a_usage_error(monkeypatch, capsys):
 
 
 def test_bad_arguments_are_typed_errors():
-    from pinref.experiments import ExperimentError
-
     assert issubclass(ExperimentError, (pinref.errors.PinrefError, ValueError))
-    with pytest.raises(ExperimentError, match="dt > 0"):
-        energy_drift(pinref.buildTutorialModel(), dt=0.0)
+    assert issubclass(PlotFileError, (pinref.errors.PinrefError, OSError))
+    model = pinref.buildTutorialModel()
+    for dt in (0.0, -1.0, float("inf"), float("nan")):
+        with pytest.raises(ExperimentError, match="finite dt > 0"):
+            energy_drift(model, dt=dt)
+    with pytest.raises(ExperimentError, match="steps >= 1"):
+        energy_drift(model, steps=2.5)
+    with pytest.raises(pinref.errors.ArgumentValueError, match="seed"):
+        energy_drift(model, seed=-1)
+    with pytest.raises(pinref.errors.ArgumentValueError, match="seed"):
+        eps_sweeps(model, seed=-1)
+
+
+def test_a_diverging_run_names_dt():
+    for dt in (1e300, 1e150, 1e5):
+        with pytest.raises(ExperimentError, match=r"diverged.*lower dt \(--dt\)"):
+            energy_drift(pinref.buildTutorialModel(), dt=dt, steps=5)
+
+
+def test_nothing_moving_is_refused_not_nan():
+    model = pinref.buildTutorialModel()
+    with pytest.raises(ExperimentError, match="E_scale = 0.*nonzero v0 or keep gravity"):
+        energy_drift(model, v0=np.zeros(model.nv), gravity=False)
+
+
+def test_the_fitted_line_is_the_drifts_least_squares_line(drift):
+    _, result = drift
+    log_dt, log_drift = np.log([r.dt for r in result.runs]), np.log(result.drifts)
+    residual = log_drift - (result.order * log_dt + result.intercept)
+    assert abs(residual.sum()) <= 1e-9 and np.abs(residual).max() <= 0.05
 
 
 def test_progress_is_reported_for_every_run():
@@ -159,6 +289,9 @@ def test_eps_sweeps_show_the_valley_for_q():
         assert sweeps[algorithm]["q"].best.eps in (1e-5, 1e-6)
         assert sweeps[algorithm]["q"].best.relative_error < 1e-9
     assert sweeps["rnea"]["a"].shape == sweeps["aba"]["tau"].shape == "rounding"
+    assert [s.wrt for s in sweeps["aba"].values()] == ["q", "v", "tau"]
+    assert "d(ddq)/dtau (central" in str(sweeps["aba"]["tau"])
+    assert "linear or quadratic in tau)" in str(sweeps["aba"]["tau"])
 
 
 def test_eps_sweep_command(capsys, tmp_path):
