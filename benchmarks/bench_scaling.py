@@ -15,8 +15,7 @@ Run: python benchmarks/bench_scaling.py [--sizes 10 20 40 80 160] [--batch 100] 
 import argparse
 
 import numpy as np
-import pinocchio as pin
-from _common import print_table, time_per_call
+from _common import algorithm_calls, print_table, time_per_call
 
 import pinref
 
@@ -48,14 +47,7 @@ def measure(n, free_flyer, batch, rng):
     bound = np.ones((batch, model.nq))
     q = pinref.randomConfiguration(model, -bound, bound, rng=rng)
     v, a = rng.normal(size=(2, batch, model.nv))
-    calls = {
-        "rnea": (lambda k: pin.rnea(pmodel, pdata, q[k], v[k], a[k]),
-                 lambda s: pinref.rnea(model, data, q[s], v[s], a[s])),
-        "crba": (lambda k: pin.crba(pmodel, pdata, q[k]),
-                 lambda s: pinref.crba(model, data, q[s])),
-        "aba": (lambda k: pin.aba(pmodel, pdata, q[k], v[k], a[k]),
-                lambda s: pinref.aba(model, data, q[s], v[s], a[s])),
-    }
+    calls = algorithm_calls(model, data, pmodel, pdata, q, v, a)
     out = {}
     for algo, (pin_call, ref_call) in calls.items():
         out[algo, "pin, one state"] = time_per_call(lambda: pin_call(0), repeat=3)
