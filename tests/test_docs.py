@@ -11,16 +11,22 @@ Conventions (docs/walkthrough.md, "How the blocks are checked"):
   ``...`` stands for any number of lines. A block that prints nothing may have no output block.
 - A block that must not run starts with ``# not run: <why>`` (used sparingly).
 
-The walkthrough's source references ("> **pinref** ..." / "> **Pinocchio** ..." lines) must be
-pairs of the line map pinref/sourcemap/linemap.json, which tests/tools/test_source.py checks
-against the code and pin 3.8.0's headers.
+The walkthrough's source references, a "> **pinref** [`file.py:N`](link) `function`:
+`statement`" line and a "> **Pinocchio** `header.hxx:N` `scope`: `statement`" line, must be a
+pair of the line map pinref/sourcemap/linemap.json (which tests/tools/test_source.py checks
+against the code and pin 3.8.0's headers), and their line numbers N must be the ones
+``pinref.sourcemap.resolve`` finds today. When pinref's algorithms move (or the map changes),
+
+    python tests/test_docs.py --update-line-numbers
+
+rewrites the numbers of docs/walkthrough.md from ``resolve`` (and nothing else).
 """
 
 import contextlib
 import io
-import json
 import os
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -182,32 +188,101 @@ def test_the_harness_conventions():
     assert run_doc("```python\n1 / 0\n```\n")[0].endswith("ZeroDivisionError: division by zero")
 
 
+WALKTHROUGH = ROOT / "docs" / "walkthrough.md"
+# a pinref reference is a link; the bare form is matched so that the test can refuse it
+PINREF_REF = re.compile(r"^> \*\*pinref\*\* (?:\[`(?P<file>[^`:]+)(?::\d+)?`\]\([^)]*\)"
+                        r"|`(?P<bare>[^`:]+)(?::\d+)?`) `(?P<function>[^`]+)`: "
+                        r"`(?P<statement>.+)`\s*$")
+PIN_REF = re.compile(r"^> \*\*Pinocchio\*\* `(?P<file>[^`:]+)(?::\d+)?` `(?P<scope>[^`]+)`: "
+                     r"`(?P<statement>.+)`\s*$")
+
+
+def _collapsed(text):
+    return " ".join(text.split())
+
+
 def _source_pairs(text):
-    """The (pinref function, pinref anchor, header, pin anchor) quoted in the walkthrough."""
+    """The quoted (pinref, Pinocchio) pairs of a page: ``[(pinref line index, its match, pin line
+    index, its match)]``."""
     pairs, pending = [], None
-    for line in text.splitlines():
-        m = re.match(r"> \*\*pinref\*\* `([^`]+)` `([^`]+)`: `(.+)`\s*$", line)
+    for k, line in enumerate(text.splitlines()):
+        m = PINREF_REF.match(line)
         if m:
-            pending = m.groups()
+            pending = (k, m)
             continue
-        m = re.match(r"> \*\*Pinocchio\*\* `([^`]+)` `([^`]+)`: `(.+)`\s*$", line)
+        m = PIN_REF.match(line)
         if m:
             assert pending is not None, f"a Pinocchio reference without a pinref one: {line}"
-            pairs.append((*pending, *m.groups()))
+            pairs.append((*pending, k, m))
             pending = None
     return pairs
 
 
-def test_the_walkthrough_quotes_the_line_map():
-    data = json.loads((ROOT / "pinref" / "sourcemap" / "linemap.json").read_text())
-    known = set()
-    for entries in data["algorithms"].values():
-        for e in entries:
-            for ours, theirs in e["steps"]:
-                known.add((Path(e["file"]).name, e["function"], " ".join(ours.split()),
-                           Path(e["header"]).name, " ".join(theirs.split())))
-    pairs = _source_pairs((ROOT / "docs" / "walkthrough.md").read_text())
+def _pair_key(ours, theirs):
+    return (ours["file"] or ours["bare"], ours["function"], _collapsed(ours["statement"]),
+            theirs["file"], _collapsed(theirs["statement"]))
+
+
+def resolved_steps():
+    """``{(pinref file name, function, pinref anchor, header name, header anchor): (pinref path,
+    pinref line, header line)}`` for every step of the line map, located by
+    ``pinref.sourcemap.resolve`` in today's pinref and the installed pin's headers."""
+    from pinref.sourcemap import ALGORITHMS, load_map, resolve
+
+    found = {}
+    for algorithm in ALGORITHMS:
+        entries = load_map()["algorithms"][algorithm]
+        for entry, block in zip(entries, resolve(algorithm, strict=True)):
+            for (ours, theirs), step in zip(entry["steps"], block.steps):
+                key = (Path(entry["file"]).name, entry["function"], _collapsed(ours),
+                       Path(entry["header"]).name, _collapsed(theirs))
+                found[key] = (entry["file"], step.pinref.first, step.pin.first)
+    return found
+
+
+def with_line_numbers(text):
+    """The page with every source reference's line numbers set from ``resolved_steps``; a
+    reference that is no pair of the line map raises AssertionError."""
+    steps = resolved_steps()
+    lines = text.splitlines()
+    for k, ours, j, theirs in _source_pairs(text):
+        key = _pair_key(ours, theirs)
+        assert key in steps, f"line {k + 1}: not a pair of pinref/sourcemap/linemap.json: {key}"
+        path, line, header_line = steps[key]
+        lines[k] = (f"> **pinref** [`{key[0]}:{line}`](../{path}#L{line}) `{key[1]}`: "
+                    f"`{ours['statement']}`")
+        lines[j] = (f"> **Pinocchio** `{key[3]}:{header_line}` `{theirs['scope']}`: "
+                    f"`{theirs['statement']}`")
+    return "\n".join(lines) + ("\n" if text.endswith("\n") else "")
+
+
+def test_the_walkthrough_quotes_the_line_map_with_todays_line_numbers():
+    text = WALKTHROUGH.read_text()
+    pairs = _source_pairs(text)
     assert len(pairs) >= 12
-    for file, function, ours, header, _scope, theirs in pairs:
-        key = (file, function, " ".join(ours.split()), header, " ".join(theirs.split()))
-        assert key in known, f"not a pair of pinref/sourcemap/linemap.json: {key}"
+    assert all(ours["file"] for _, ours, _, _ in pairs), "every pinref reference is a link"
+    expected = with_line_numbers(text)
+    stale = [f"line {k + 1}:\n  doc:      {a}\n  resolve:  {b}" for k, (a, b) in
+             enumerate(zip(text.splitlines(), expected.splitlines())) if a != b]
+    assert not stale, ("the line numbers of docs/walkthrough.md differ from "
+                       "pinref.sourcemap.resolve(); run python tests/test_docs.py "
+                       "--update-line-numbers\n" + "\n".join(stale))
+
+
+def test_a_stale_line_number_is_caught():
+    text = WALKTHROUGH.read_text()
+    k, ours, j, theirs = _source_pairs(text)[0]
+    lines = text.splitlines()
+    lines[j] = lines[j].replace(f"`{theirs['file']}:", f"`{theirs['file']}:1", 1)
+    assert with_line_numbers("\n".join(lines)) != "\n".join(lines)
+    assert with_line_numbers("\n".join(lines)).splitlines()[j] == text.splitlines()[j]
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--update-line-numbers"]:
+        sys.exit("usage: python tests/test_docs.py --update-line-numbers")
+    text = WALKTHROUGH.read_text()
+    updated = with_line_numbers(text)
+    WALKTHROUGH.write_text(updated)
+    changed = sum(a != b for a, b in zip(text.splitlines(), updated.splitlines()))
+    print(f"{WALKTHROUGH.relative_to(ROOT)}: {changed} reference lines rewritten")
