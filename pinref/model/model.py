@@ -8,12 +8,11 @@ import copy
 
 import numpy as np
 
-from ..errors import (ArgumentTypeError, ModelError, NotNormalizedError, ShapeError,
-                      UnsupportedError)
+from ..errors import ArgumentTypeError, ModelError, ShapeError, UnsupportedError
 from ..joints.base import JointModel
 from ..joints.liegroup import UNIT_NORM_TOLERANCE
 from ..spatial import SE3, Inertia, Motion
-from ..spatial._kernels import as_array
+from ..spatial._kernels import as_array, type_name, unit_norm_error
 from .containers import StdMap_String_VectorXd
 from .frame import ALL_FRAME_TYPES, Frame, FrameType
 
@@ -159,7 +158,7 @@ class Model:
     def gravity(self, value):
         if not isinstance(value, Motion) or value.shape != ():
             raise ArgumentTypeError(
-                f"model.gravity: expected one pinref.Motion, got {type(value).__name__}"
+                f"model.gravity: expected one pinref.Motion, got {type_name(value)}"
                 f"{' of batch shape ' + str(value.shape) if isinstance(value, Motion) else ''}"
                 " (Pinocchio raises too); write model.gravity = pinref.Motion(linear, angular), "
                 "e.g. pinref.Motion(np.array([0, 0, -9.81]), np.zeros(3))")
@@ -203,7 +202,7 @@ class Model:
         """
         if not isinstance(joint_model, JointModel) or isinstance(joint_model, _Universe):
             raise UnsupportedError(
-                f"addJoint({joint_name!r}): {type(joint_model).__name__} is not a pinref joint "
+                f"addJoint({joint_name!r}): {type_name(joint_model)} is not a pinref joint "
                 "model (mimic and composite joints are not supported)")
         if not 0 <= int(parent_id) < self.njoints:
             raise ModelError(f"addJoint({joint_name!r}): parent id {parent_id} is not a joint of "
@@ -401,11 +400,10 @@ class Model:
             seg = q[..., jmodel.idx_q + unit.start:jmodel.idx_q + unit.stop]
             norm = np.sqrt(np.sum(seg * seg, axis=-1))
             if np.any(np.abs(norm - 1.0) > UNIT_NORM_TOLERANCE):
-                raise NotNormalizedError(
-                    f"{name}: joint {self.names[jmodel.id]!r} ({jmodel.shortname()}) has a "
-                    f"{'quaternion' if unit.stop - unit.start == 4 else '(cos, sin) pair'} of "
-                    f"norm {np.max(np.abs(norm - 1.0)) + 1:.12g} (tolerance "
-                    f"{UNIT_NORM_TOLERANCE:g}); call pinref.normalize(model, q) first")
+                kind = "quaternion" if unit.stop - unit.start == 4 else "(cos, sin) pair"
+                raise unit_norm_error(
+                    f"{name}: joint {self.names[jmodel.id]!r} ({jmodel.shortname()})", kind, norm,
+                    UNIT_NORM_TOLERANCE, "call pinref.normalize(model, q) first")
         return q
 
 

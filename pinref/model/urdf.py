@@ -57,6 +57,7 @@ from ..joints import (JointModel, JointModelFreeFlyer, JointModelPlanar,
                       JointModelRUBX, JointModelRUBY, JointModelRUBZ, JointModelRX, JointModelRY,
                       JointModelRZ)
 from ..spatial import SE3, Inertia
+from ..spatial._kernels import type_name
 from ..spatial.physical import inertia_problems
 from .frame import Frame, FrameType
 from .geometry import (DEFAULT_COLOR, Box, Capsule, Convex, Cylinder, GeometryModel,
@@ -213,7 +214,7 @@ def _build(data, source, root_joint, root_joint_name, model, mimic, strict):
     links of non-physical inertia are reported after the build (raised before it if strict)."""
     if root_joint is not None and not isinstance(root_joint, JointModel):
         raise URDFError(f"root_joint must be a pinref joint model such as "
-                        f"pinref.JointModelFreeFlyer(), not {type(root_joint).__name__}")
+                        f"pinref.JointModelFreeFlyer(), not {type_name(root_joint)}")
     if root_joint is not None and not root_joint_name:
         raise URDFError("root_joint was given without a name: pass root_joint_name")
     reader = _Reader(source)

@@ -90,7 +90,8 @@ def test_bad_building_calls_raise():
     model = pinref.Model()
     with pytest.raises(errors.ModelError, match="parent id 3"):
         model.addJoint(3, pinref.JointModelRX(), pinref.SE3.Identity(), "a")
-    with pytest.raises(errors.UnsupportedError, match="not a pinref joint"):
+    with pytest.raises(errors.UnsupportedError,
+                       match=r"pinocchio.JointModelRX \(from the pinocchio package, not pinref\)"):
         model.addJoint(0, pin.JointModelRX(), pinref.SE3.Identity(), "a")
     with pytest.raises(errors.ShapeError, match="max_effort must hold 1 numbers"):
         model.addJoint(0, pinref.JointModelRX(), pinref.SE3.Identity(), "a", np.ones(2))

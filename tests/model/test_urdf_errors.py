@@ -9,6 +9,7 @@ loaded as pin loads it, with one InertiaWarning (test_urdf.py).
 import os
 import time
 
+import pinocchio as pin
 import pytest
 
 import pinref
@@ -241,3 +242,9 @@ def test_a_fifo_and_a_directory_are_refused_without_blocking(tmp_path):
         with pytest.raises(URDFError, match="not a regular file"):
             pinref.buildModelFromUrdf(path)
     assert time.perf_counter() - start < 0.5
+
+
+def test_a_pinocchio_root_joint_is_named_by_its_package():
+    with pytest.raises(URDFError, match=r"not pinocchio.JointModelFreeFlyer \(from the pinocchio"):
+        pinref.buildModelFromXML('<robot name="r"><link name="a"/></robot>',
+                                 pin.JointModelFreeFlyer())
