@@ -68,3 +68,21 @@ def random_states(pin_model, n, rng):
     lo, hi = -np.ones(pin_model.nq), np.ones(pin_model.nq)
     q = np.stack([pin.randomConfiguration(pin_model, lo, hi) for _ in range(n)])
     return q, rng.normal(size=(n, pin_model.nv)), rng.normal(size=(n, pin_model.nv))
+
+
+def algorithm_calls(model, data, pmodel, pdata, q, v, a):
+    """``{"rnea" | "crba" | "aba": (pin_call, pinref_call)}`` on the states ``q, v, a`` (n, ...):
+    ``pin_call(k)`` runs pin on state k, ``pinref_call(s)`` pinref on the states ``q[s]`` (an
+    index or a slice: one batched call). ABA takes ``a`` as its torques."""
+    import pinocchio as pin
+
+    import pinref
+
+    return {
+        "rnea": (lambda k: pin.rnea(pmodel, pdata, q[k], v[k], a[k]),
+                 lambda s: pinref.rnea(model, data, q[s], v[s], a[s])),
+        "crba": (lambda k: pin.crba(pmodel, pdata, q[k]),
+                 lambda s: pinref.crba(model, data, q[s])),
+        "aba": (lambda k: pin.aba(pmodel, pdata, q[k], v[k], a[k]),
+                lambda s: pinref.aba(model, data, q[s], v[s], a[s])),
+    }

@@ -7,10 +7,8 @@ loop over the same 1000 states; both reported per state. Run: python benchmarks/
 import argparse
 
 import numpy as np
-import pinocchio as pin
-
-import pinref
-from _common import MODEL_NAMES, per_call, print_table, random_states, sample_models
+from _common import (MODEL_NAMES, algorithm_calls, per_call, print_table, random_states,
+                     sample_models)
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -22,14 +20,7 @@ def main():
         model, pmodel = sample_models(name)
         data, pdata = model.createData(), pmodel.createData()
         q, v, a = random_states(pmodel, args.batch, rng)
-        calls = {
-            "rnea": (lambda k: pin.rnea(pmodel, pdata, q[k], v[k], a[k]),
-                     lambda s: pinref.rnea(model, data, q[s], v[s], a[s])),
-            "crba": (lambda k: pin.crba(pmodel, pdata, q[k]),
-                     lambda s: pinref.crba(model, data, q[s])),
-            "aba": (lambda k: pin.aba(pmodel, pdata, q[k], v[k], a[k]),
-                    lambda s: pinref.aba(model, data, q[s], v[s], a[s])),
-        }
+        calls = algorithm_calls(model, data, pmodel, pdata, q, v, a)
         for algo, (pin_call, ref_call) in calls.items():
             t_pin = per_call(lambda: pin_call(0))
             t_ref = per_call(lambda: ref_call(0))

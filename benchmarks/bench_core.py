@@ -1,14 +1,13 @@
-"""The core's ratios to pin in one run (issue 14), and its scaling on serial chains.
+"""The core's ratios to pin in one run (issue 14).
 
 Ratios (pinref / pin, same run): one state and B states (one batched pinref call against pin in
 a Python loop, per state) for rnea, crba, aba, computeRNEADerivatives and computeABADerivatives
-on the humanoid (and talos_reduced, panda from example-robot-data when it is installed); the
+on the humanoid (and talos, panda from example-robot-data when it is installed); the
 2,000-step semi-implicit Euler loop ``ddq = aba(q, v, tau); v += dt ddq; q = integrate(q, dt v)``
-on the humanoid. ``--scaling``: time of rnea, crba, aba on serial chains of N = 10 .. 160
-revolute joints, with and without a free-flyer root, and the exponent of time in N (log-log fit
-for N >= 20).
+on the humanoid. The scaling on serial chains of N = 10 .. 160 (and the exponent of time in N)
+is benchmarks/bench_scaling.py.
 
-Run: python benchmarks/bench_core.py [--batch 1000] [--scaling] [--robots]
+Run: python benchmarks/bench_core.py [--batch 1000] [--robots]
 """
 
 import argparse
@@ -76,55 +75,16 @@ def loop_ratio(rng):
                 [("humanoid, 2000 x (aba + integrate)", t_pin / 1e6, t_ref / 1e6, t_ref / t_pin)])
 
 
-def chain(n, free_flyer):
-    model = pinref.Model()
-    parent = 0
-    if free_flyer:
-        parent = model.addJoint(0, pinref.JointModelFreeFlyer(), pinref.SE3.Identity(), "root")
-        model.appendBodyToJoint(parent, pinref.Inertia.Random(), pinref.SE3.Identity())
-    kinds = (pinref.JointModelRX, pinref.JointModelRY, pinref.JointModelRZ)
-    placement = pinref.SE3(np.eye(3), np.array([0.0, 0.0, 0.1]))
-    for k in range(n):
-        parent = model.addJoint(parent, kinds[k % 3](), placement, f"j{k}")
-        model.appendBodyToJoint(parent, pinref.Inertia.Random(), pinref.SE3.Identity())
-    return model
-
-
-def scaling(rng):
-    sizes = (10, 20, 40, 80, 160)
-    rows = []
-    for free_flyer in (False, True):
-        times = {algo: [] for algo in ("rnea", "crba", "aba")}
-        for n in sizes:
-            model = chain(n, free_flyer)
-            pmodel = pinref.to_pinocchio(model)
-            data = model.createData()
-            q, v, a = random_states(pmodel, 1, rng)
-            q = pinref.normalize(model, q[0])
-            for algo in times:
-                call = _calls(algo, pinref, model, data, [q], [v[0]], [a[0]])
-                times[algo].append(per_call(lambda: call(0), repeat=3))
-        for algo, ts in times.items():
-            slope = np.polyfit(np.log(sizes[1:]), np.log(ts[1:]), 1)[0]
-            rows.append((algo, "free-flyer + chain" if free_flyer else "chain",
-                         *[f"{t:.0f}" for t in ts], slope))
-    print_table(["algorithm", "model", *[f"N={n} us" for n in sizes], "exponent (N>=20)"], rows)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--batch", type=int, default=1000)
-    parser.add_argument("--scaling", action="store_true", help="only the chain scaling run")
     parser.add_argument("--robots", action="store_true",
-                        help="add talos_reduced and panda (example-robot-data)")
+                        help="add talos and panda (example-robot-data)")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
-    if args.scaling:
-        scaling(rng)
-        return
     models = {"humanoid": sample_models("humanoid")}
     if args.robots:
-        for name in ("talos_reduced", "panda"):
+        for name in ("talos", "panda"):
             loaded = robot(name)
             if loaded is not None:
                 models[name] = loaded

@@ -3,11 +3,15 @@
 The robot is generated: a random tree of about 50 movable joints (revolute, continuous,
 prismatic, aligned and unaligned axes) plus fixed links, every link with an inertial, a visual
 and a collision, as a real robot description has. pinref's time is also split into its phases
-(XML, reading the URDF, building the Model) to show where it goes.
-Run: python benchmarks/bench_urdf.py [--joints 50]
+(XML, reading the URDF, building the Model) to show where it goes. ``--scaling`` times both
+loaders on generated robots of growing size instead (pinref's load is linear in the number of
+joints: the time per joint stays flat; issue 13 item 13 measured 2.2 s at 2,000 joints and
+39 s at 10,000 before the frame index of ``urdf._Builder``).
+Run: python benchmarks/bench_urdf.py [--joints 50] [--scaling 500,2000,10000]
 """
 
 import argparse
+import time
 
 import numpy as np
 import pinocchio as pin
@@ -57,7 +61,11 @@ def generated_urdf(movable=50, seed=0):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--joints", type=int, default=50)
+    parser.add_argument("--scaling", help="comma-separated joint counts, e.g. 500,2000,10000")
     args = parser.parse_args()
+    if args.scaling:
+        scaling([int(n) for n in args.scaling.split(",")])
+        return
     xml = generated_urdf(args.joints)
     pmodel, rmodel = pin.buildModelFromXML(xml), pinref.buildModelFromXML(xml)
     assert rmodel.names == list(pmodel.names) and rmodel.nframes == pmodel.nframes
@@ -82,6 +90,21 @@ def main():
                  ("reading the URDF (numbers, inertias, tree)", t_read, t_read / t_ref),
                  ("building the Model (addJoint, addFrame, ...)", t_ref - t_xml - t_read,
                   (t_ref - t_xml - t_read) / t_ref)])
+
+
+def scaling(counts):
+    """One load of each size by each library (a load of thousands of joints is long enough to
+    time once); the time per joint is flat when the load is linear."""
+    rows = []
+    for n in counts:
+        xml = generated_urdf(n)
+        times = []
+        for load in (pin.buildModelFromXML, pinref.buildModelFromXML):
+            start = time.perf_counter()
+            load(xml)
+            times.append(time.perf_counter() - start)
+        rows.append((n, times[0], times[1], 1e6 * times[1] / n, times[1] / times[0]))
+    print_table(["movable joints", "pin s", "pinref s", "pinref us per joint", "ratio"], rows)
 
 
 if __name__ == "__main__":

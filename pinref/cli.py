@@ -15,7 +15,8 @@ Models: ``tutorial`` (the default: free-flyer + 2 RY), ``manipulator``, ``humano
 ending in ``.urdf``; ``--free-flyer`` puts a free-flyer root joint under the model.
 
 Exit codes: 0 done (diff: everything agrees; check: every check passes), 1 diff found a
-difference or a check failed, 2 bad usage or input.
+difference or a check failed, 2 bad usage, input or output (stdout closed or full), 141 the
+reader of stdout went away (``pinref ... | head``), 130 interrupted.
 
 Adding a command: write ``add(subparsers)`` in its own module, which adds one subparser and
 sets its handler with ``parser.set_defaults(run=handler)`` (``handler(args)`` returns the exit
@@ -26,6 +27,7 @@ calls ``require_pinocchio()``, which turns the missing package into a UsageError
 """
 
 import argparse
+import errno
 import importlib
 import sys
 import time
@@ -38,6 +40,8 @@ SUBCOMMANDS = (
     "pinref.tracing.command:add",
     "pinref.checking.command:add",
     "pinref.cli:add_info",
+    "pinref.sourcemap.command:add",
+    "pinref.experiments.command:add",
 )
 
 MODEL_HELP = ("tutorial (free-flyer + 2 RY, the default), manipulator, humanoid, or the path "
@@ -154,22 +158,55 @@ def build_parser():
     return parser
 
 
+# Exit code for a reader that went away (pinref ... | head): 128 + SIGPIPE, as a shell reports
+# a process killed by the signal; 0 and 1 would claim a verdict nobody read.
+EXIT_BROKEN_PIPE = 141
+# An OSError without a file name, of these kinds, is a failed write to stdout (a full disk).
+_OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF}
+
+
+def _silence_stdout():
+    """Point stdout's descriptor at /dev/null, so that the interpreter's last flush of what is
+    still buffered cannot fail again (and print a traceback) on the way out."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv=None):
-    """Run the command line ``argv`` (default sys.argv[1:]); returns the exit code."""
+    """Run the command line ``argv`` (default sys.argv[1:]); returns the exit code.
+
+    0 done, 1 a difference or failed check, 2 bad usage, input or output (the message names
+    it), EXIT_BROKEN_PIPE (141) when the reader of stdout went away, 130 interrupted.
+    """
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:          # argparse: --help, --version (0) or bad usage (2)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    if sys.stdout is None:             # started with stdout closed (pinref ... >&-)
+        print(f"pinref {args.command}: error: standard output is closed, the report would be "
+              "lost; redirect it to a file instead (> FILE)", file=sys.stderr)
+        return 2
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()
+        return code
     except BrokenPipeError:            # the reader went away (pinref ... | head)
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
     except (UsageError, PinrefError) as err:  # bad input; anything else is a bug: traceback
         print(f"pinref {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        if err.filename is not None or err.errno not in _OUTPUT_ERRNOS:
+            raise
+        _silence_stdout()
+        print(f"pinref {args.command}: error: cannot write the output ({err.strerror}); "
+              "free some space or write it elsewhere", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"pinref {args.command}: interrupted", file=sys.stderr)

@@ -4,13 +4,17 @@ Every error is a :class:`PinrefError` and also the builtin a caller would catch:
 
 - :class:`ShapeError`, :class:`NonFiniteError`, :class:`NotNormalizedError`,
   :class:`InertiaError`, :class:`URDFError`, :class:`ModelError` -> ``ValueError``
+- :class:`ArgumentValueError` -> ``ValueError``; :class:`ArgumentTypeError` -> ``TypeError``;
+  :class:`BatchIndexError`, :class:`ContainerIndexError` -> ``IndexError``
+- :class:`DataModelMismatchError` -> ``ValueError`` and ``RuntimeError`` (Pinocchio's type)
 - :class:`NotComputedError` -> ``RuntimeError`` (a cache read before the call that writes it)
 - :class:`UnsupportedError` -> ``NotImplementedError`` (mimic joints in ABA, WORLD convention, ...)
 - :class:`NotPositiveDefiniteError` -> ``ArithmeticError`` (a joint-space inertia block
   ``S^T Ia S + armature`` that cannot be inverted)
 
-and one warning, :class:`InertiaWarning` (a ``UserWarning``), for a physically inconsistent
-inertia that Pinocchio accepts and pinref therefore loads.
+and two warnings: :class:`InertiaWarning` (a ``UserWarning``), for a physically inconsistent
+inertia that Pinocchio accepts and pinref therefore loads, and :class:`NonFiniteResultWarning`
+(a ``RuntimeWarning``), for NaN or infinity an algorithm computed from finite input.
 
 A message names the argument or joint, says what was expected and, where one exists, the fix.
 """
@@ -26,6 +30,34 @@ class ShapeError(PinrefError, ValueError):
 
 class NonFiniteError(PinrefError, ValueError):
     """An argument holds NaN or infinity."""
+
+
+class ArgumentTypeError(PinrefError, TypeError):
+    """An argument of the wrong kind: a Motion where an SE3 belongs, a pinocchio object where a
+    pinref one belongs, complex numbers where real ones belong."""
+
+
+class ArgumentValueError(PinrefError, ValueError):
+    """An argument of the right kind whose value is outside its domain: an unknown algorithm
+    or check name, a tolerance that is not a positive finite number, a negative seed."""
+
+
+class BatchIndexError(PinrefError, IndexError):
+    """An index into a spatial object's batch axes that it does not have (``Motion(v)[5]``)."""
+
+
+class ContainerIndexError(PinrefError, IndexError):
+    """An index past the end of a ``StdVec_*`` container ("Index out of range", as Pinocchio)."""
+
+
+class DataModelMismatchError(PinrefError, ValueError, RuntimeError):
+    """A Data used with a Model other than the one it was created for (other sizes, parents or
+    joint types); Pinocchio raises RuntimeError, hence the second builtin."""
+
+
+class NonFiniteResultWarning(RuntimeWarning):
+    """An algorithm produced NaN or infinity from finite input (an overflow, e.g. v = 1e200);
+    the message names the first cache that is not finite."""
 
 
 class NotNormalizedError(PinrefError, ValueError):

@@ -6,6 +6,13 @@ import pytest
 BATCH_SHAPES = [(), (1,), (5,), (2, 3)]
 
 
+def pytest_report_header():
+    """Which Pinocchio the comparison tests use as the reference (3.8.0 or 4.1.0)."""
+    from pinref.checking.backends import pin_version
+
+    return f"reference: pin {pin_version()} (pinref.compare.versions decides what differs)"
+
+
 def assert_close(actual, ref, tol=1e-12, what=""):
     """The project tolerance: ``max|actual - ref| <= tol * max(1, max|ref|)``, shapes equal.
 

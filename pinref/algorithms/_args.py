@@ -1,15 +1,20 @@
 """Argument checks and batch plumbing shared by the algorithms (the API boundary)."""
 
 import enum
+import operator
 
 import numpy as np
 
-from ..errors import NonFiniteError, ShapeError, UnsupportedError
+from ..errors import (ArgumentTypeError, DataModelMismatchError, ModelError, NonFiniteError,
+                      ShapeError, UnsupportedError)
 from ..joints.liegroup import ArgumentPosition  # noqa: F401  (re-exported: ARG0, ARG1)
+from ..model.frame import pin_printed
+from ..model.model import real_array
 from ..spatial import Force
 from ..spatial._kernels import as_array, batch_shape
 
 
+@pin_printed
 class Convention(enum.IntEnum):
     """``pinocchio::Convention``: the frame in which CRBA and ABA accumulate (WORLD == 0)."""
 
@@ -17,6 +22,7 @@ class Convention(enum.IntEnum):
     LOCAL = 1
 
 
+@pin_printed
 class ReferenceFrame(enum.IntEnum):
     """``pinocchio::ReferenceFrame``: where a velocity, acceleration or Jacobian is expressed.
 
@@ -29,6 +35,7 @@ class ReferenceFrame(enum.IntEnum):
     LOCAL_WORLD_ALIGNED = 2
 
 
+@pin_printed
 class KinematicLevel(enum.IntEnum):
     """``pinocchio::KinematicLevel``: how far ``centerOfMass`` goes (position, velocity, accel.)."""
 
@@ -38,14 +45,24 @@ class KinematicLevel(enum.IntEnum):
 
 
 def check_local(convention, algorithm):
-    """Only the LOCAL convention is implemented; WORLD raises UnsupportedError."""
-    if Convention(convention) != Convention.LOCAL:
+    """Only the LOCAL convention is implemented; WORLD raises UnsupportedError, what is no
+    Convention (``convention=5``) ModelError, as for a bad reference frame."""
+    try:
+        convention = Convention(operator.index(convention))
+    except (TypeError, ValueError):
+        raise ModelError(f"{algorithm}: convention must be pinref.Convention.LOCAL or WORLD "
+                         f"(1, 0), got {convention!r}") from None
+    if convention != Convention.LOCAL:
         raise UnsupportedError(
             f"{algorithm}: Convention.WORLD is not implemented in pinref yet; "
             "use Convention.LOCAL (the default), whose results ddq and M are the same")
 
 
-def state(model, q, *, data=None, **tangent):
+NO_DATA = object()
+"""``state``'s and ``check_model``'s default: the call takes no Data (``integrate``, ...)."""
+
+
+def state(model, q, *, data=NO_DATA, **tangent):
     """Check the model (and data), q and the tangent vectors (v, a, tau, ...); return them and
     their batch shape.
 
@@ -56,24 +73,15 @@ def state(model, q, *, data=None, **tangent):
     q = model.check_configuration(q)
     arrays = {name: model.check_vector(x, name, model.nv) for name, x in tangent.items()}
     shape = batch_shape((q, 1), *((x, 1) for x in arrays.values()))
-    if data is not None:
+    if data is not NO_DATA:
         data.conform(model, shape)
     return q, arrays, shape
 
 
-def check_model(model, data=None):
-    """A pinref Model (and its Data), with an armature of nv finite non-negative numbers and a
-    finite gravity; otherwise a typed error saying what to pass."""
-    from ..model import Data, Model
-
-    if not isinstance(model, Model):
-        raise UnsupportedError(
-            f"expected a pinref.Model, got {type(model).__module__}.{type(model).__name__}; "
-            "convert a Pinocchio model with pinref.from_pinocchio(model)")
-    if data is not None and not isinstance(data, Data):
-        raise UnsupportedError(
-            f"expected a pinref.Data, got {type(data).__module__}.{type(data).__name__}; "
-            "create it with model.createData() or pinref.Data(model)")
+def check_model(model, data=NO_DATA):
+    """``check_data``, then an armature of nv finite non-negative numbers and a finite gravity;
+    otherwise a typed error saying what to pass."""
+    check_data(model, data)
     armature = model.armature
     if (not isinstance(armature, np.ndarray) or armature.shape != (model.nv,)
             or not np.all(np.isfinite(armature)) or np.any(armature < 0)):
@@ -83,10 +91,37 @@ def check_model(model, data=None):
         raise NonFiniteError(f"model.gravity: expected one finite Motion, got {model.gravity!r}")
 
 
+def check_data(model, data=NO_DATA):
+    """A pinref Model and (unless omitted) a Data created for a model of its structure, as the
+    functions that only read Data check them. ``data=None`` is refused (ArgumentTypeError), a
+    Data of another model too (DataModelMismatchError, where Pinocchio raises RuntimeError)."""
+    from ..model import Data, Model
+
+    if not isinstance(model, Model):
+        raise UnsupportedError(
+            f"expected a pinref.Model, got {type(model).__module__}.{type(model).__name__}; "
+            "convert a Pinocchio model with pinref.from_pinocchio(model)")
+    if data is None:
+        raise ArgumentTypeError("data: expected a pinref.Data, got None; create it with "
+                                "model.createData() or pinref.Data(model)")
+    if data is not NO_DATA and not isinstance(data, Data):
+        raise UnsupportedError(
+            f"expected a pinref.Data, got {type(data).__module__}.{type(data).__name__}; "
+            "create it with model.createData() or pinref.Data(model)")
+    if data is not NO_DATA and data.model_structure != model.structure():
+        nq, nv, njoints = data.model_structure[:3]
+        raise DataModelMismatchError(
+            f"data: this Data was created for another model (njoints {njoints}, nq {nq}, nv "
+            f"{nv}, or other parents or joint types) than {model.name or 'this model'!r} "
+            f"(njoints {model.njoints}, nq {model.nq}, nv {model.nv}); create its Data with "
+            "model.createData()")
+
+
 def external_forces(model, fext, shape):
     """``fext`` as an array ``(..., njoints, 6)`` (LOCAL frame of each joint), or None.
 
-    Accepts a list of ``njoints`` Force (entry 0 ignored, as in Pinocchio) or an array.
+    Accepts a list (or ``StdVec_Force``) of ``njoints`` Force (entry 0 ignored, as in
+    Pinocchio), or an array ``(..., njoints, 6)``.
     """
     if fext is None:
         return None
@@ -94,21 +129,28 @@ def external_forces(model, fext, shape):
         if len(fext) != model.njoints:
             raise ShapeError(f"fext: expected a list of model.njoints = {model.njoints} Force "
                              f"(entry 0 is ignored), got {len(fext)}")
-        for k, f in enumerate(fext):
-            if not isinstance(f, Force):
-                raise ShapeError(f"fext[{k}]: expected a pinref.Force, got {type(f).__name__}")
-        vectors = [np.broadcast_to(f.vector, f.vector.shape) for f in fext]
+        vectors = [_force_vector(f, k) for k, f in enumerate(fext)]
         try:
             fext = np.stack(np.broadcast_arrays(*vectors), axis=-2)
         except ValueError:
             raise ShapeError("fext: the batch shapes of the forces do not broadcast") from None
-    fext = as_array(fext, "fext", (model.njoints, 6))
+    fext = as_array(real_array(fext, "fext"), "fext", (model.njoints, 6))
     fext_shape = fext.shape[:-2]
     if batch_shape((fext, 2), (np.zeros(shape), 0)) != shape:
         raise ShapeError(f"fext: its batch shape {fext_shape} must broadcast to the batch shape "
                          f"{shape} of q, v and a/tau (give the states the batch axes, or fewer "
                          "axes to fext)")
     return fext
+
+
+def _force_vector(f, k):
+    """Entry ``k`` of a list fext: a pinref Force (Pinocchio too refuses bare arrays there)."""
+    if not isinstance(f, Force):
+        raise ShapeError(f"fext[{k}]: expected a pinref.Force, got {type(f).__module__}."
+                         f"{type(f).__name__} (Pinocchio refuses it too); wrap 6 numbers "
+                         "[linear; angular] as pinref.Force(f), a column as "
+                         "pinref.Force(f.reshape(6))")
+    return np.broadcast_to(f.vector, f.vector.shape)
 
 
 def writable(array, shape):

@@ -36,7 +36,7 @@ import numpy as np
 
 from ..errors import ModelError
 from ..spatial._kernels import ANGULAR, LINEAR, cross, matvec, mT
-from ._args import KinematicLevel
+from ._args import NO_DATA, KinematicLevel, check_data
 from .frames import require_acceleration
 from .jacobian import act_set
 from .kinematics import forwardKinematics
@@ -133,6 +133,7 @@ def centerOfMass(model, data, *args, compute_subtree_coms=True):
     masses), ``com`` (subtree CoMs, frame i; com[0] world), ``vcom``, ``acom`` (to the level
     computed). Returns a copy of ``data.com[0]``. Mirrors ``pinocchio::centerOfMass``.
     """
+    check_data(model, data)
     args = list(args)
     if args and isinstance(args[-1], (bool, np.bool_)):
         compute_subtree_coms = bool(args.pop())
@@ -177,6 +178,7 @@ def jacobianCenterOfMass(model, data, q=None, compute_subtree_coms=True):
     the centre of mass. Writes ``mass``, ``com`` (WORLD frame here), ``J`` (every column) and
     ``Jcom``; returns a copy of ``data.Jcom``. Mirrors ``pinocchio::jacobianCenterOfMass``.
     """
+    check_data(model, data)
     if isinstance(q, (bool, np.bool_)):
         q, compute_subtree_coms = None, bool(q)
     if q is not None:
@@ -204,6 +206,7 @@ def jacobianCenterOfMass(model, data, q=None, compute_subtree_coms=True):
 
 def computeTotalMass(model, data=None):
     """Sum of the bodies' masses (``model.inertias[1:]``); with data, stored in ``mass[0]``."""
+    check_data(model, NO_DATA if data is None else data)
     m = 0.0
     for i in range(1, model.njoints):
         m += float(model.inertias[i].mass)
@@ -214,6 +217,7 @@ def computeTotalMass(model, data=None):
 
 def computeSubtreeMasses(model, data):
     """``data.mass[i]`` = mass of the subtree rooted at joint i; ``mass[0]`` the total."""
+    check_data(model, data)
     data.mass[0] = 0.0
     for i in range(1, model.njoints):
         data.mass[i] = float(model.inertias[i].mass)

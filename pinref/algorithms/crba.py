@@ -29,7 +29,7 @@ statements loop over the joints of the level.
 import numpy as np
 
 from . import steps as S
-from ._args import Convention, check_local, state, writable
+from ._args import Convention, check_data, check_local, state, writable
 from ._levels import Walk, expand, full, inputs, joint_calc, joint_row, subspaces, widen
 
 
@@ -133,6 +133,7 @@ def crba(model, data, q, convention=Convention.LOCAL):
     returned. Writes liMi, Ycrb (i >= 1), Fcrb (subtree columns), M, joints; not oMi.
     """
     check_local(convention, "crba")
+    check_data(model, data)
     with S.Call("crba", model, data, inputs(q=q)) as call:
         data.M = np.zeros(np.shape(data.M))
         M = _crba_upper(call, model, data, q)

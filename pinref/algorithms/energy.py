@@ -23,6 +23,7 @@ With q (and v), each function runs ``forwardKinematics`` first; without, it uses
 import numpy as np
 
 from ..spatial._kernels import cross, matvec
+from ._args import check_data
 from .kinematics import forwardKinematics
 
 _FIX_V = "forwardKinematics(model, data, q, v), or pass q and v"
@@ -77,6 +78,7 @@ def computeKineticEnergy(model, data, q=None, v=None):
     first; ``computeKineticEnergy(model, data)`` reads ``data.v`` and the joints' ``joint_v``.
     Writes ``kinetic_energy``. Mirrors ``pinocchio::computeKineticEnergy`` (energy.hxx).
     """
+    check_data(model, data)
     if (q is None) != (v is None):
         raise TypeError("computeKineticEnergy takes (model, data, q, v) or (model, data)")
     if q is not None:
@@ -96,6 +98,7 @@ def computePotentialEnergy(model, data, q=None):
     With q, ``forwardKinematics(model, data, q)`` first; without, reads ``data.oMi``. Writes
     ``potential_energy``. Mirrors ``pinocchio::computePotentialEnergy`` (energy.hxx).
     """
+    check_data(model, data)
     if q is not None:
         forwardKinematics(model, data, q)
     data.require("computePotentialEnergy", "oMi", _FIX_OMI)
@@ -113,6 +116,7 @@ def computeMechanicalEnergy(model, data, q=None, v=None):
     ``(model, data, q, v)`` runs ``forwardKinematics(model, data, q, v)`` first; ``(model,
     data)`` reads ``v``, ``oMi`` and ``joint_v``. Mirrors ``pinocchio::computeMechanicalEnergy``.
     """
+    check_data(model, data)
     if (q is None) != (v is None):
         raise TypeError("computeMechanicalEnergy takes (model, data, q, v) or (model, data)")
     if q is not None:

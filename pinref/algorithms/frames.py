@@ -40,7 +40,7 @@ import numpy as np
 from ..errors import ModelError
 from ..spatial import SE3, Motion
 from ..spatial._kernels import cross, matvec, rot_pair, stack6
-from ._args import ReferenceFrame, state
+from ._args import ReferenceFrame, check_data, state
 from .jacobian import (check_joint_id, check_reference_frame, jacobian_time_variation,
                        joint_jacobian_local_backward_step,
                        joint_jacobian_local_world_aligned_forward_step,
@@ -123,6 +123,7 @@ def updateFramePlacements(model, data):
     Reads ``oMi`` (call ``forwardKinematics(model, data, q)`` first); writes ``oMf``. Mirrors
     ``pinocchio::updateFramePlacements`` (frames.hxx). ``oMf[0]`` (the universe) stays identity.
     """
+    check_data(model, data)
     check_data_frames(model, data, "updateFramePlacements")
     data.require("updateFramePlacements", "oMi", _FIX_OMI)
     for f in range(1, model.nframes):
@@ -137,6 +138,7 @@ def updateFramePlacement(model, data, frame_id):
 
     Mirrors ``pinocchio::updateFramePlacement`` (frames.hxx). Reads ``oMi``.
     """
+    check_data(model, data)
     where = "updateFramePlacement"
     f = check_frame_id(model, frame_id, where)
     check_data_frames(model, data, where)
@@ -215,6 +217,7 @@ def getVelocity(model, data, joint_id, reference_frame=ReferenceFrame.LOCAL):
     axes). Reads ``v`` (and ``oMi``): call ``forwardKinematics(model, data, q, v)`` first.
     Mirrors ``pinocchio::getVelocity`` (kinematics.hxx).
     """
+    check_data(model, data)
     where = "getVelocity"
     i = check_joint_id(model, joint_id, where)
     rf = check_reference_frame(reference_frame, where)
@@ -227,6 +230,7 @@ def getAcceleration(model, data, joint_id, reference_frame=ReferenceFrame.LOCAL)
     ``getVelocity`` with ``data.a``. Needs ``forwardKinematics(model, data, q, v, a)`` first.
     Mirrors ``pinocchio::getAcceleration`` (kinematics.hxx).
     """
+    check_data(model, data)
     where = "getAcceleration"
     i = check_joint_id(model, joint_id, where)
     rf = check_reference_frame(reference_frame, where)
@@ -239,6 +243,7 @@ def getClassicalAcceleration(model, data, joint_id, reference_frame=ReferenceFra
     ``linear += omega x v`` (both from ``reference_frame``). Mirrors
     ``pinocchio::getClassicalAcceleration`` (kinematics.hxx).
     """
+    check_data(model, data)
     vel = getVelocity(model, data, joint_id, reference_frame)
     acc = getAcceleration(model, data, joint_id, reference_frame)
     return _classical(vel, acc)
@@ -253,6 +258,7 @@ def getFrameVelocity(model, data, *args, **kwargs):
     ``(R (v.linear + v.angular x placement.translation), R v.angular)``. Reads ``v``, ``oMi``:
     call ``forwardKinematics(model, data, q, v)`` first. Mirrors ``pinocchio::getFrameVelocity``.
     """
+    check_data(model, data)
     where = "getFrameVelocity"
     _, i, placement, rf = _frame_target(model, where, args, kwargs, ReferenceFrame.LOCAL)
     _require_motion(data, where, "v", rf)
@@ -263,6 +269,7 @@ def getFrameAcceleration(model, data, *args, **kwargs):
     """Spatial acceleration of a frame, as ``getFrameVelocity`` with ``data.a``. Needs
     ``forwardKinematics(model, data, q, v, a)`` first. Mirrors ``pinocchio::getFrameAcceleration``.
     """
+    check_data(model, data)
     where = "getFrameAcceleration"
     _, i, placement, rf = _frame_target(model, where, args, kwargs, ReferenceFrame.LOCAL)
     _require_motion(data, where, "a", rf)
@@ -274,6 +281,7 @@ def getFrameClassicalAcceleration(model, data, *args, **kwargs):
     ``linear += omega x v`` from ``getFrameVelocity`` in the same frame. Mirrors
     ``pinocchio::getFrameClassicalAcceleration`` (frames.hxx).
     """
+    check_data(model, data)
     where = "getFrameClassicalAcceleration"
     _, i, placement, rf = _frame_target(model, where, args, kwargs, ReferenceFrame.LOCAL)
     _require_motion(data, where, "v", rf)
@@ -294,6 +302,7 @@ def getFrameJacobian(model, data, *args, **kwargs):
     ``computeJointJacobians(model, data, q)`` first. The frame_id form writes ``oMf[frame_id]``.
     Mirrors ``pinocchio::getFrameJacobian`` (frames.hpp/.hxx).
     """
+    check_data(model, data)
     where = "getFrameJacobian"
     f, i, placement, rf = _frame_target(model, where, args, kwargs, None)
     check_data_frames(model, data, where)
@@ -316,6 +325,7 @@ def computeFrameJacobian(model, data, q, frame_id, reference_frame=ReferenceFram
     where = "computeFrameJacobian"
     f = check_frame_id(model, frame_id, where)
     rf = check_reference_frame(reference_frame, where)
+    check_data(model, data)
     check_data_frames(model, data, where)
     q, _, shape = state(model, q, data=data)
     frame = model.frames[f]
@@ -348,6 +358,7 @@ def getFrameJacobianTimeVariation(model, data, frame_id, reference_frame):
     ``computeJointJacobiansTimeVariation(model, data, q, v)`` first. Writes ``oMf[frame_id]``.
     Mirrors ``pinocchio::getFrameJacobianTimeVariation`` (frames.hxx).
     """
+    check_data(model, data)
     where = "getFrameJacobianTimeVariation"
     f = check_frame_id(model, frame_id, where)
     rf = check_reference_frame(reference_frame, where)

@@ -46,7 +46,7 @@ import numpy as np
 from ..errors import ModelError
 from ..spatial import SE3, Motion
 from ..spatial._kernels import ANGULAR, LINEAR, cross, mT, stack6
-from ._args import ReferenceFrame, state
+from ._args import ReferenceFrame, check_data, state
 
 _FIX_J = "computeJointJacobians(model, data, q)"
 _FIX_DJ = "computeJointJacobiansTimeVariation(model, data, q, v)"
@@ -251,6 +251,7 @@ def computeJointJacobians(model, data, q=None):
     Mirrors ``pinocchio::computeJointJacobians`` (algorithm/jacobian.hxx, 3.8.0). Writes
     ``liMi``, ``oMi``, ``J`` and the joints' M and S (with q); ``J`` only (without q).
     """
+    check_data(model, data)
     if q is None:
         data.require("computeJointJacobians(model, data)", "oMi",
                      "forwardKinematics(model, data, q), or pass q")
@@ -286,6 +287,7 @@ def getJointJacobian(model, data, joint_id, reference_frame):
     Mirrors ``pinocchio::getJointJacobian`` (jacobian.hxx). Reads ``J`` and ``oMi``; needs
     ``computeJointJacobians(model, data, q)`` first. Writes nothing.
     """
+    check_data(model, data)
     where = "getJointJacobian"
     i = check_joint_id(model, joint_id, where)
     rf = check_reference_frame(reference_frame, where)
@@ -342,6 +344,7 @@ def getJointJacobianTimeVariation(model, data, joint_id, reference_frame):
     ``pinocchio::getJointJacobianTimeVariation`` (jacobian.hxx); reads ``dJ``, ``J``, ``oMi``,
     ``v``, ``ov``; needs ``computeJointJacobiansTimeVariation(model, data, q, v)`` first.
     """
+    check_data(model, data)
     where = "getJointJacobianTimeVariation"
     i = check_joint_id(model, joint_id, where)
     rf = check_reference_frame(reference_frame, where)

@@ -25,6 +25,7 @@ norm with NotNormalizedError naming the joint (fix: ``pinref.normalize(model, q)
 import numpy as np
 
 from ..errors import ModelError, NonFiniteError, ShapeError, UnsupportedError
+from ..model.model import real_array
 from ._args import ArgumentPosition, state
 
 
@@ -82,7 +83,9 @@ def interpolate(model, q1, q2, alpha):
     """
     arrays, shape = _configurations(model, "interpolate", q1=q1, q2=q2)
     q1, q2 = arrays["q1"], arrays["q2"]
-    alpha = np.asarray(alpha, dtype=float)
+    alpha = real_array(alpha, "interpolate: alpha")
+    if not np.all(np.isfinite(alpha)):
+        raise NonFiniteError(f"interpolate: alpha must be finite, got {alpha!r}")
     shape = np.broadcast_shapes(shape, alpha.shape)
     out = np.empty(shape + (model.nq,))
     for jmodel in _joints(model):
@@ -177,11 +180,11 @@ def _fmt(x):
 
 
 def _bound(model, x, name):
-    try:
-        a = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
-        raise ShapeError(f"randomConfiguration: {name} must be an array of shape (..., "
-                         f"{model.nq}), got {x!r}") from None
+    """A bound of shape (..., nq), or one column (nq, 1) read as (nq,); +-inf pass (the joint
+    that needs a finite one is named later), NaN does not."""
+    a = real_array(x, f"randomConfiguration: {name}")
+    if a.shape == (model.nq, 1):
+        a = a[:, 0]
     if a.ndim < 1 or a.shape[-1] != model.nq:
         raise ShapeError(f"randomConfiguration: {name}: expected trailing shape ({model.nq},) "
                          f"(model.nq), got shape {a.shape}")

@@ -1,9 +1,10 @@
 """The adapter layer the checks call: one small object per library, same methods, same shapes.
 
 Every check talks to the dynamics library through a backend and never imports it directly, so
-that the same check runs against pinref (:class:`PinrefBackend`), against Pinocchio 3.8.0
-(:class:`PinBackend`) and against a copy of pinref with one planted mistake (the drills,
-``pinref.checking.drills``, wrap a backend).
+that the same check runs against pinref (:class:`PinrefBackend`), against the installed
+Pinocchio, 3.8.0 or 4.x (:class:`PinBackend`, whose calls are the same in both), and against a
+copy of pinref with one planted mistake (the drills, ``pinref.checking.drills``, wrap a
+backend).
 
 Shapes: every method takes arrays with one leading batch axis of states, ``q (B, nq)``,
 ``v, a, tau (B, nv)``, ``fext (B, njoints, 6)`` (the LOCAL wrench on each joint's body, about
@@ -142,7 +143,8 @@ class PinrefBackend(Backend):
 
 
 class PinBackend(Backend):
-    """Pinocchio 3.8.0 through ``pinref.to_pinocchio``: the same model, number for number.
+    """The installed Pinocchio (3.8.0 or 4.x) through ``pinref.to_pinocchio``: the same model,
+    number for number; ``version()`` says which.
 
     Pinocchio takes one state at a time, so every method loops over the batch axis, with one
     Data per method call (the outputs read here do not depend on what the previous state left

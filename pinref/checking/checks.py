@@ -13,6 +13,7 @@ then single-state dynamics (RNEA, CRBA, ABA, energy, armature, external force, t
 base), then derivatives. docs/check.md lists each check with its oracle and tolerance.
 """
 
+import os
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -23,7 +24,10 @@ from ..algorithms.finite_differences import (
     SweepStep,
     tangent_label,
 )
+from ..model.frame import FrameType
+from ..model.urdf import link_inertia_problems
 from ..spatial import LINEAR, SE3, Force
+from ..spatial.physical import inertia_problems
 from .backends import REFERENCE_FRAMES
 from .states import field_shapes, floating_base_dofs, has_floating_base
 
@@ -643,6 +647,52 @@ def _run_derivative(wrt, index):
         relaxed = _sweep_result(check, model, _sweeps(model, wrt, fds, analytic, kept), kept)
         return _known(strict, relaxed, KNOWN_DERIVATIVES, KNOWN_DERIVATIVES_CAUSE)
     return run
+
+
+# --- model consistency: the inertias the model holds (not per state) ----------------------------
+
+def model_consistency(model, source=None):
+    """The model-consistency group of ``pinref check``: ``inertia_consistency`` of the model,
+    or, for a model loaded from a URDF file (``source = {"model": PATH, ...}``), the links the
+    loader's InertiaWarning names, each with its problem."""
+    path = (source or {}).get("model")
+    if isinstance(path, str) and path.endswith(".urdf") and os.path.isfile(path):
+        return [{"body": f"the URDF link at line {line}", "links": [name], "problem": problem}
+                for name, line, problem in link_inertia_problems(path)]
+    return inertia_consistency(model)
+
+
+def inertia_consistency(model):
+    """The bodies of ``model`` whose inertia no rigid body has (pinref.spatial.physical, the
+    rule of the URDF loader's InertiaWarning), as a list of dicts ``{"body", "links",
+    "problem"}``; empty when every inertia is physical.
+
+    Checked: every frame that carries an inertia (the URDF loader puts a fixed link's on its
+    FIXED_JOINT frame and a welded root link's on its BODY frame), named after the link whose
+    BODY frame follows it; and the body of every joint (``model.inertias[i]``, i >= 1, what
+    the algorithms use), named after the joint and the links it holds, when it is not exactly
+    one frame's. Pinocchio checks none of this: its loaders and ``Inertia`` accept such
+    inertias, and so do pinref's (with a warning); this group reports them, it fails nothing.
+    """
+    body_links = {}
+    for k, frame in enumerate(model.frames):
+        if frame.type & FrameType.BODY:
+            body_links.setdefault(frame.parentJoint, []).append(frame.name)
+    found = []
+    for k, frame in enumerate(model.frames):
+        problems = inertia_problems(frame.inertia.inertia) if frame.inertia.mass.shape == () \
+            else []
+        if problems:
+            link = next((f.name for f in model.frames if f.parentFrame == k
+                         and f.type & FrameType.BODY and f is not frame), frame.name)
+            found.append({"body": f"frame {frame.name!r}", "links": [link],
+                          "problem": problems[0]})
+    for i in range(1, model.njoints):
+        problems = inertia_problems(model.inertias[i].inertia)
+        if problems:
+            found.append({"body": f"joint {model.names[i]!r}'s body",
+                          "links": body_links.get(i, []), "problem": problems[0]})
+    return found
 
 
 # --- the registry --------------------------------------------------------------------------------

@@ -94,6 +94,8 @@ def run(args):
     started = time.perf_counter()
     if args.states < 1:
         raise UsageError(f"--states must be at least 1, got {args.states}")
+    if args.seed < 0:
+        raise UsageError(f"--seed must be an integer >= 0 (NumPy's seeds are), got {args.seed}")
     ids = _check_ids(args.checks)
     if args.replay is not None:
         return _run_replay(args, ids, replay)

@@ -15,20 +15,27 @@ next to it what the tutorial asks to keep (its section on troubleshooting):
               the run, and the sha256 of the .npz
 
 :func:`load_snapshot` reads both and refuses, with a message that says what is wrong, a record
-that is missing, unreadable or of another format; an .npz that cannot be read, holds a pickled
-object (it is opened with ``allow_pickle=False``, never otherwise), lacks or adds an array,
-has a wrong dtype, a wrong shape or a non-finite number, or whose bytes differ from the sha256
-of the record; a model whose checksum differs from the record's. Version differences are
-reported, not refused: replaying after an upgrade is how one tells "the algorithm changed" from
-"the old data means something else now".
+that is missing, unreadable, larger than RECORD_BYTES_LIMIT, nested or numbered beyond reason,
+of another format, or with a field of the wrong type (a residual that is not a number, a
+``free_flyer`` that is not true or false, a negative state index); an .npz that is not a
+regular file, is larger than one state of the model, lists another array in its zip directory,
+declares in an npy header a shape or dtype it cannot hold, holds a pickled object (never
+loaded), lacks an array, has a wrong dtype, a wrong shape, a non-finite number or a negative
+armature, or whose bytes differ from the sha256 of the record; a model whose checksum differs
+from the record's. Sizes are checked from the file system, the zip directory and the npy
+headers before anything is read (``read_npz``). Version differences are reported, not refused:
+replaying after an upgrade is how one tells "the algorithm changed" from "the old data means
+something else now".
 """
 
 import datetime
 import hashlib
 import json
+import math
 import os
 import platform
 import re
+import stat
 import zipfile
 from pathlib import Path
 
@@ -176,18 +183,112 @@ def _json_default(x):
     raise TypeError(f"not JSON-serialisable: {type(x).__name__}")
 
 
+def read_npz(path, names, limit, shapes=None, error=None, what=None):
+    """The arrays of the .npz ``path`` (dict name -> ndarray), reading nothing it has not
+    checked first, and never more than ``limit`` bytes of array data:
+
+    1. ``path`` is a regular file (not a directory, FIFO or device) of at most ``limit`` bytes
+       plus the archive's overhead;
+    2. the zip directory lists only members ``NAME.npy`` with NAME in ``names``, once each,
+       whose uncompressed sizes add up to at most ``limit`` + their headers;
+    3. each member's npy header (at most 10,000 bytes) gives a plain numeric dtype (an object
+       array is refused, never unpickled), C order, and a shape, equal to ``shapes[NAME]`` when
+       given, whose bytes are what the member holds;
+
+    then each member is read (as many bytes as its header says). Refusals raise ``error``
+    (default SnapshotError) with a message starting with ``what`` (default the path).
+    """
+    error = SnapshotError if error is None else error
+    what = str(path) if what is None else what
+    overhead = 4096 + 1024 * len(names)
+    try:
+        st = os.stat(path)
+    except OSError as err:
+        raise error(f"{what}: cannot read it ({err.strerror or err})") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise error(f"{what}: not a regular file (a directory, a pipe or a device); expected a "
+                    ".npz archive")
+    if st.st_size > limit + overhead:
+        raise error(f"{what}: {st.st_size} bytes, more than the {limit + overhead} bytes it may "
+                    "hold; refusing to read it")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            infos = archive.infolist()
+            members = [info.filename for info in infos]
+            stems = [m[:-4] if m.endswith(".npy") else m for m in members]
+            unknown = sorted({m for m, stem in zip(members, stems)
+                              if not m.endswith(".npy") or stem not in names})
+            if unknown or len(set(stems)) != len(stems):
+                raise error(f"{what}: expected the arrays {', '.join(names)}; found "
+                            f"{', '.join(members) or 'none'}" + (
+                                f" (unexpected {', '.join(unknown)})" if unknown else
+                                " (a name twice)"))
+            total = sum(info.file_size for info in infos)
+            if total > limit + overhead:
+                raise error(f"{what}: its arrays unpack to {total} bytes, more than the {limit} "
+                            "bytes they may hold; refusing to read them")
+            arrays = {}
+            for info, stem in zip(infos, stems):
+                with archive.open(info) as f:
+                    arrays[stem] = _read_member(f, info, stem, shapes, error, what)
+            return arrays
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError) as err:
+        raise error(f"{what}: not a readable .npz ({err})") from None
+
+
+def _read_member(f, info, name, shapes, error, what):
+    fmt = np.lib.format
+    version = fmt.read_magic(f)
+    if version == (1, 0):
+        shape, fortran, dtype = fmt.read_array_header_1_0(f)
+    elif version == (2, 0):
+        shape, fortran, dtype = fmt.read_array_header_2_0(f)
+    else:
+        raise error(f"{what}: {name} is an npy of format {version}, expected 1.0 or 2.0")
+    if dtype.hasobject:
+        raise error(f"{what}: {name} holds a pickled Python object; plain number arrays belong "
+                    "there, and pickles are never loaded (they can run code)")
+    if dtype.kind not in "biufc" or fortran:
+        raise error(f"{what}: {name} holds {'a Fortran-order array' if fortran else dtype}; an "
+                    "array of plain numbers in C order belongs there")
+    if shapes is not None and tuple(shape) != tuple(shapes[name]):
+        raise error(f"{what}: {name} has shape {tuple(shape)}, expected {tuple(shapes[name])}")
+    size = math.prod(shape) * dtype.itemsize
+    if size > info.file_size - f.tell():
+        raise error(f"{what}: {name}'s header claims shape {tuple(shape)} ({size} bytes), more "
+                    f"than the {info.file_size} bytes of the member")
+    data = f.read(size)
+    if len(data) != size:
+        raise error(f"{what}: {name} is truncated")
+    return np.frombuffer(data, dtype=dtype).reshape(shape).copy()
+
+
+RECORD_BYTES_LIMIT = 4 << 20      # a record is a few kilobytes; more is not one
+
+
 def read_record(path):
-    """The JSON record next to the snapshot ``path`` (.npz), checked for format and keys."""
+    """The JSON record next to the snapshot ``path`` (.npz), checked for size, format, keys
+    and the type of every field a replay reads (:func:`check_record`)."""
     path = Path(path)
     if path.suffix != ".npz":
         raise SnapshotError(f"{path}: a snapshot is a .npz file (with its .json record beside it)")
     record_path = path.with_suffix(".json")
     try:
-        record = json.loads(record_path.read_text())
+        st = os.stat(record_path)
+        if not stat.S_ISREG(st.st_mode):
+            raise SnapshotError(f"{record_path}: not a regular file")
+        if st.st_size > RECORD_BYTES_LIMIT:
+            raise SnapshotError(f"{record_path}: {st.st_size} bytes, more than a record's "
+                                f"{RECORD_BYTES_LIMIT}; refusing to read it")
+        with open(record_path, "rb") as f:
+            text = f.read(RECORD_BYTES_LIMIT + 1).decode()
+        record = json.loads(text, parse_int=_bounded_int, parse_constant=float)
     except FileNotFoundError:
         raise SnapshotError(f"{path}: its record {record_path.name} is missing; without it "
                             "the model and the check cannot be verified") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+    except RecursionError:
+        raise SnapshotError(f"{record_path}: unreadable record (nested too deeply)") from None
+    except (OSError, UnicodeDecodeError, ValueError) as err:
         raise SnapshotError(f"{record_path}: unreadable record ({err})") from None
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         found = record.get("format") if isinstance(record, dict) else type(record).__name__
@@ -197,34 +298,94 @@ def read_record(path):
                      ("npz", "sha256"), ("versions", "pinref"), ("state", "index")):
         if not isinstance(record.get(key), dict) or sub not in record[key]:
             raise SnapshotError(f"{record_path}: the record has no {key}.{sub}")
+    check_record(record, record_path)
     return record
 
 
-def read_arrays(path, record):
-    """The arrays of the .npz, after checking its sha256 against the record; opened with
-    ``allow_pickle=False``, so a pickled object is refused, never loaded."""
+def _bounded_int(text):
+    if len(text.lstrip("-")) > 20:
+        raise ValueError(f"an integer of {len(text)} digits")
+    return int(text)
+
+
+def _is_number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+# (field, test, what it must be) for every field of a record that a replay reads (the backend
+# is checked by ``suite.recorded_backend``).
+_RECORD_FIELDS = (
+    ("check.id", lambda x: isinstance(x, str), "a string"),
+    ("check.verdict", lambda x: x is None or isinstance(x, str), "a string"),
+    ("check.residual", lambda x: x is None or _is_number(x), "a number or null"),
+    ("check.tolerance", lambda x: x is None or _is_number(x), "a number or null"),
+    ("model.checksum", lambda x: isinstance(x, str) and re.fullmatch("[0-9a-f]{64}", x),
+     "64 hex digits"),
+    ("model.source", lambda x: isinstance(x, dict) and (
+        ("model" in x and isinstance(x["model"], str)
+         and isinstance(x.get("free_flyer", False), bool))
+        or ("model" not in x and isinstance(x.get("python"), (str, type(None))))),
+     '{"model": NAME|PATH, "free_flyer": true|false} or {"python": NAME}'),
+    ("npz.sha256", lambda x: isinstance(x, str) and re.fullmatch("[0-9a-f]{64}", x),
+     "64 hex digits"),
+    ("versions", lambda x: all(isinstance(v, (str, type(None))) for v in x.values()),
+     "strings (or null)"),
+    ("state.index", lambda x: isinstance(x, int) and not isinstance(x, bool) and x >= 0,
+     "an integer >= 0"),
+    ("state.seed", lambda x: x is None or (isinstance(x, int) and not isinstance(x, bool)
+                                           and x >= 0), "an integer >= 0 or null"),
+)
+
+
+def check_record(record, record_path="record"):
+    """SnapshotError unless every field a replay reads has its type (``_RECORD_FIELDS``)."""
+    for name, test, expected in _RECORD_FIELDS:
+        x, missing = record, False
+        for part in name.split("."):
+            if not isinstance(x, dict) or part not in x:
+                missing = True
+                break
+            x = x[part]
+        if missing:
+            continue
+        if not test(x):
+            shown = repr(x) if len(repr(x)) < 60 else repr(x)[:57] + "..."
+            raise SnapshotError(f"{record_path}: the record's {name} is {shown}; expected "
+                                f"{expected}")
+
+
+def _sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def read_arrays(path, record, model=None):
+    """The arrays of the .npz, after checking its size (it holds one state: at most the bytes
+    of :data:`STATE_FIELDS` for ``model``, or 1 MiB without one) and its sha256 against the
+    record; read with :func:`read_npz` (no pickle; names, shapes and sizes checked from the zip
+    directory and the npy headers before any array is read)."""
     path = Path(path)
+    shapes = field_shapes(model) if model is not None else None
+    limit = (8 * sum(math.prod(x) for x in shapes.values()) if shapes is not None
+             else 1 << 20)
     try:
-        digest = _sha256(path)
+        st = os.stat(path)
     except OSError as err:
         raise SnapshotError(f"{path}: cannot read it ({err.strerror or err})") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise SnapshotError(f"{path}: not a regular file; a snapshot is a .npz file")
+    if st.st_size > limit + 4096 + 1024 * len(STATE_FIELDS):
+        raise SnapshotError(f"{path}: {st.st_size} bytes, more than one state of this model "
+                            f"can take ({limit} bytes of arrays); refusing to read it")
+    digest = _sha256(path)
     if digest != record["npz"]["sha256"]:
         raise SnapshotError(f"{path}: its sha256 is {digest[:16]}..., the record says "
                             f"{str(record['npz']['sha256'])[:16]}...: the file was changed "
                             "after it was written; refusing it")
-    try:
-        with np.load(path, allow_pickle=False) as npz:
-            names = list(npz.files)
-            arrays = {name: npz[name] for name in names}
-    except ValueError as err:
-        if "allow_pickle" in str(err) or "pickle" in str(err).lower():
-            raise SnapshotError(f"{path}: holds a pickled Python object; a snapshot holds "
-                                "plain float arrays only, and pickles are never loaded "
-                                "(they can run code)") from None
-        raise SnapshotError(f"{path}: not a readable .npz ({err})") from None
-    except (OSError, EOFError, zipfile.BadZipFile) as err:
-        raise SnapshotError(f"{path}: not a readable .npz ({err})") from None
-    return arrays
+    return read_npz(path, STATE_FIELDS, limit, shapes=None, what=str(path))
 
 
 def check_arrays(arrays, model, path="snapshot"):
@@ -249,6 +410,9 @@ def check_arrays(arrays, model, path="snapshot"):
                                 f"nv {model.nv}, njoints {model.njoints})")
         if not np.all(np.isfinite(a)):
             raise SnapshotError(f"{path}: {name} holds NaN or infinity")
+    if np.any(arrays["armature"] < 0):
+        raise SnapshotError(f"{path}: armature holds a negative entry "
+                            f"({arrays['armature'].min():g}); a rotor inertia is >= 0")
     rows = np.flatnonzero(np.any(arrays["fext"][1:] != 0.0, axis=-1)) + 1
     if len(rows) != 1:
         raise SnapshotError(f"{path}: fext must hold one wrench on one joint, found non-zero "
@@ -283,7 +447,7 @@ def load_snapshot(path, model):
             f"{str(record['model']['checksum'])[:16]}...: the model (source "
             f"{record['model']['source']}) is not the one the snapshot was taken on, or the "
             "record was changed; refusing to replay")
-    arrays = read_arrays(path, record)
+    arrays = read_arrays(path, record, model)
     check_arrays(arrays, model, path)
     return record, States.from_arrays(arrays)
 
@@ -294,5 +458,6 @@ def default_directory():
 
 
 __all__ = ["FORMAT", "SnapshotError", "model_checksum", "model_numbers", "environment",
-           "write_snapshot", "load_snapshot", "read_record", "read_arrays", "check_arrays",
+           "write_snapshot", "load_snapshot", "read_record", "check_record", "read_arrays",
+           "read_npz", "check_arrays",
            "version_differences", "default_directory", "CONVENTIONS"]

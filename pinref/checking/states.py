@@ -31,6 +31,7 @@ import numpy as np
 
 import pinref
 
+from ..errors import ArgumentTypeError, ArgumentValueError, ShapeError
 from ..spatial import SE3, Force
 
 BATCHED_FIELDS = ("q", "v", "a", "tau", "fext", "fext_placement")
@@ -39,6 +40,8 @@ STATE_FIELDS = BATCHED_FIELDS + SHARED_FIELDS
 
 # Configuration bounds used where the model's own are infinite (or +-DBL_MAX): a metre, a radian.
 DEFAULT_BOUND = 1.0
+# The checks run on every state at once: at most this much memory for them (``state_bytes``).
+CHECK_BYTES_LIMIT = 4 << 30
 # Armature drawn for a model whose own is zero: uniform in this range on the actuated dofs.
 ARMATURE_RANGE = (0.05, 0.5)
 
@@ -124,6 +127,19 @@ def default_armature(model, rng):
     return b
 
 
+def _is_int(x):
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def state_bytes(model):
+    """The memory one state takes while every check runs on the batch at once: ten cache
+    tables of the model (``pinref.compare.caches.keys``), measured as 9 on the humanoid (about
+    1 MB) and 4 on the tutorial model."""
+    from ..compare.caches import keys
+
+    return 10 * 8 * sum(int(np.prod(tail)) for _, _, tail in keys(model, ycrb_matrix=True))
+
+
 def make_states(model, n, seed):
     """``n`` states of ``model`` drawn from ``np.random.default_rng(seed)``.
 
@@ -131,10 +147,24 @@ def make_states(model, n, seed):
     v, a, tau: standard normal; one wrench per state on a random joint, standard normal at a
     random point c (``SE3.Random``: turned, up to 1 m from the joint origin) and moved to the
     joint origin exactly (``jMc.act``); armature from :func:`default_armature`; the model's
-    gravity.
+    gravity. Raises ShapeError for fewer than one state or more than CHECK_BYTES_LIMIT holds,
+    ArgumentTypeError / ArgumentValueError for a count or seed that is not an integer >= 0.
     """
+    if not _is_int(n):
+        raise ArgumentTypeError(f"n_states: expected a positive integer, got "
+                                f"{type(n).__name__} {n!r}")
     if n < 1:
-        raise ValueError(f"states: expected at least 1, got {n}")
+        raise ShapeError(f"n_states: expected at least 1 state, got {n}")
+    if not _is_int(seed) or seed < 0:
+        raise (ArgumentValueError if _is_int(seed) else ArgumentTypeError)(
+            f"seed: expected an integer >= 0 (NumPy's seeds are), got {seed!r}")
+    need = n * state_bytes(model)
+    if need > CHECK_BYTES_LIMIT:
+        raise ShapeError(f"n_states: {n} states of this model (nv {model.nv}, njoints "
+                         f"{model.njoints}) need about {need / 2**30:.3g} GiB to check at once, "
+                         f"more than the {CHECK_BYTES_LIMIT / 2**30:g} GiB allowed; check at "
+                         f"most {CHECK_BYTES_LIMIT // state_bytes(model)} states per run "
+                         "(other seeds cover more)")
     rng = np.random.default_rng(seed)
     lo, hi = _bounds(model)
     q = pinref.randomConfiguration(model, np.broadcast_to(lo, (n, model.nq)),
@@ -151,4 +181,4 @@ def make_states(model, n, seed):
 
 
 __all__ = ["States", "make_states", "STATE_FIELDS", "field_shapes", "floating_base_dofs",
-           "has_floating_base", "default_armature"]
+           "has_floating_base", "default_armature", "state_bytes", "CHECK_BYTES_LIMIT"]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .backends import Backend, make_backend
-from .checks import CHECK_IDS, CheckResult, get_check, run_checks
+from .checks import CHECK_IDS, CheckResult, model_consistency, run_checks
 from .snapshots import (
     environment,
     load_snapshot,
@@ -44,6 +44,10 @@ class CheckReport:
         The command line, when run from one.
     replay : dict or None
         For a replay: the snapshot, its recorded residual and tolerance, version differences.
+    consistency : list of dict
+        The model-consistency group (``checks.model_consistency``): each body or link whose
+        inertia no rigid body has, ``{"body", "links", "problem"}``. It is reported, not
+        failed: Pinocchio loads such models.
     """
 
     checks: list
@@ -57,6 +61,7 @@ class CheckReport:
     snapshots: list = field(default_factory=list)
     command: list = None
     replay: dict = None
+    consistency: list = field(default_factory=list)
 
     @property
     def passed(self):
@@ -82,7 +87,8 @@ class CheckReport:
                 "backend": self.backend, "seed": self.seed, "states": self.n_states,
                 "checks": [r.to_dict() for r in self.checks], "index_table": self.index_table,
                 "environment": self.environment, "seconds": self.seconds,
-                "snapshots": self.snapshots, "command": self.command, "replay": self.replay}
+                "snapshots": self.snapshots, "command": self.command, "replay": self.replay,
+                "model_consistency": self.consistency}
 
     def to_json(self, indent=2):
         """``to_dict()`` as strict JSON: a NaN or infinite residual becomes "nan" / "inf"."""
@@ -134,6 +140,12 @@ class CheckReport:
                 lines.append(f"{'':5s}  {'':{width}s}  {r.detail}")
             if r.verdict == "known":
                 lines.append(f"{'':5s}  {'':{width}s}  known: {r.known_issue}")
+        lines.append(f"model consistency: {len(self.consistency)} bod"
+                     f"{'y' if len(self.consistency) == 1 else 'ies'} with an inertia no rigid "
+                     "body has (Pinocchio loads them; reported, not failed)" if self.consistency
+                     else "model consistency: every inertia is a rigid body's")
+        lines += [f"  {', '.join(c['links'])} ({c['body']}): {c['problem']}"
+                  for c in self.consistency]
         for r in self.checks:
             if r.table:
                 lines += ["", f"{r.id}, state {r.worst_state}:", r.table]
@@ -206,18 +218,16 @@ def check(model, states=None, *, n_states=10, seed=0, backend="pinref", checks=N
         The command line, for the record.
 
     Every check runs on all states at once, through the backend's batched calls (pinref) or a
-    loop (pin). See ``pinref.checking.checks`` and docs/check.md for each check.
+    loop (pin). See ``pinref.checking.checks`` and docs/check.md for each check. A wrong
+    argument raises ArgumentTypeError or ArgumentValueError naming it; too few or too many
+    states (``states.CHECK_BYTES_LIMIT``) ShapeError.
     """
     started = time.perf_counter()
+    _check_arguments(model, states, checks, backend)
     if states is None:
         states = make_states(model, n_states, seed)
-    elif not isinstance(states, States):
-        raise TypeError(f"states: expected pinref.checking.States, got {type(states).__name__}")
     else:
         seed = None
-    if checks is not None:
-        for c in checks:
-            get_check(c)
     if not isinstance(backend, Backend):
         backend = make_backend(backend, model)
     checked = backend.with_model(armature=states.armature, gravity=states.gravity)
@@ -226,7 +236,8 @@ def check(model, states=None, *, n_states=10, seed=0, backend="pinref", checks=N
         checks=results, model=_model_info(model, source),
         backend={"name": checked.name, "version": checked.version()}, seed=seed,
         n_states=len(states), index_table=_index_table(model),
-        environment=environment(), command=command)
+        environment=environment(), command=command,
+        consistency=model_consistency(model, source))
     report.seconds = time.perf_counter() - started
     if snapshot_dir is not None:
         try:
@@ -240,6 +251,35 @@ def check(model, states=None, *, n_states=10, seed=0, backend="pinref", checks=N
                 f"({err.strerror or err}); choose another directory (--snapshot-dir) or none "
                 "(--no-snapshots)") from err
     return report
+
+
+def _check_arguments(model, states, checks, backend):
+    """ArgumentTypeError / ArgumentValueError naming the argument of ``check`` that is wrong."""
+    from ..errors import ArgumentTypeError, ArgumentValueError
+    from ..model import Model
+    from .backends import BACKENDS
+
+    if not isinstance(model, Model):
+        raise ArgumentTypeError(f"model: expected a pinref.Model, got {type(model).__name__} "
+                                "(load a name or a URDF with pinref.compare.load_model)")
+    if states is not None and not isinstance(states, States):
+        raise ArgumentTypeError(f"states: expected pinref.checking.States, got "
+                                f"{type(states).__name__}")
+    if checks is not None:
+        if isinstance(checks, str) or not isinstance(checks, (list, tuple)):
+            raise ArgumentTypeError(f"checks: expected a list of check ids, got "
+                                    f"{type(checks).__name__} {checks!r}"
+                                    + (f" (write [{checks!r}])" if isinstance(checks, str)
+                                       else ""))
+        unknown = [c for c in checks if not isinstance(c, str) or c not in CHECK_IDS]
+        if unknown or not checks:
+            what = (f"unknown check {', '.join(map(repr, unknown))}" if unknown
+                    else "the list is empty")
+            raise ArgumentValueError(f"checks: {what}; the checks are {', '.join(CHECK_IDS)}")
+    if not isinstance(backend, Backend) and (not isinstance(backend, str)
+                                             or backend not in BACKENDS):
+        raise ArgumentValueError(f"backend: expected one of {', '.join(sorted(BACKENDS))} or a "
+                                 f"pinref.checking.backends.Backend, got {backend!r}")
 
 
 def recorded_backend(record, path="snapshot"):

@@ -1,10 +1,13 @@
-"""Convert models between pinref and Pinocchio 3.8.0, number for number.
+"""Convert models between pinref and the installed Pinocchio (3.8.0 or 4.x), number for number.
 
 ``to_pinocchio(model)`` and ``from_pinocchio(pin_model)`` copy the joints (type, axis, pitch),
 names, parents, joint placements, inertias, frames (name, type, parents, placement, inertia),
 limits (which may be infinite, as a URDF's), friction, damping, armature, rotor parameters,
 gravity, ``nbodies`` and the model name. Every number is copied, never recomputed, so a round
-trip returns equal arrays (``np.array_equal``).
+trip returns equal arrays (``np.array_equal``). With Pinocchio 4.x, whose limits have lower and
+upper bounds, ``to_pinocchio`` stores pinref's symmetric bounds as 4.x's URDF parser does and
+``from_pinocchio`` copies the upper ones (``effortLimit``, ``velocityLimit``, ``friction``, which
+4.x keeps as their aliases); ``pinref.compare.versions`` holds every version-dependent call.
 
 Pinocchio is imported when a function is called, so ``import pinref`` needs numpy only.
 """
@@ -13,6 +16,7 @@ import numpy as np
 
 from ..errors import UnsupportedError
 from ..spatial import SE3, Inertia, Motion
+from .versions import add_joint
 
 # Model fields holding one number per configuration (q) or velocity (v) entry.
 _LIMIT_FIELDS = ("effortLimit", "velocityLimit", "lowerPositionLimit", "upperPositionLimit",
@@ -24,8 +28,9 @@ def import_pinocchio():
     try:
         import pinocchio
     except ImportError:
-        raise ImportError("this needs Pinocchio 3.8.0: pip install 'pinref[pin]' "
-                          "(pin==3.8.0 with cmeel-urdfdom<5 and cmeel-tinyxml2<11)") from None
+        raise ImportError("this needs Pinocchio: pip install 'pinref[pin]' (pin==3.8.0 with "
+                          "cmeel-urdfdom<5 and cmeel-tinyxml2<11, the baseline) or "
+                          "'pinref[pin4]' (pin==4.1.0)") from None
     return pinocchio
 
 
@@ -59,10 +64,10 @@ def to_pinocchio(model):
         else:
             pjoint = getattr(pin, name)(*_joint_args(jmodel))
         qs, vs = jmodel.q_slice, jmodel.v_slice
-        pm.addJoint(model.parents[i], pjoint, _pin_se3(pin, model.jointPlacements[i]),
-                    model.names[i], model.effortLimit[vs], model.velocityLimit[vs],
-                    model.lowerPositionLimit[qs], model.upperPositionLimit[qs],
-                    model.friction[vs], model.damping[vs])
+        add_joint(pin, pm, model.parents[i], pjoint, _pin_se3(pin, model.jointPlacements[i]),
+                  model.names[i], model.effortLimit[vs], model.velocityLimit[vs],
+                  model.lowerPositionLimit[qs], model.upperPositionLimit[qs],
+                  model.friction[vs], model.damping[vs])
     for _ in range(model.nbodies - pm.nbodies):  # nbodies has no setter: count zero bodies
         pm.appendBodyToJoint(0, pin.Inertia.Zero(), pin.SE3.Identity())
     for i, Y in enumerate(model.inertias):
@@ -93,7 +98,8 @@ def from_pinocchio(pin_model):
         cls = getattr(pinref.joints, name, None)
         if cls is None:
             raise UnsupportedError(f"joint {pin_model.names[i]!r} is a {name}, which pinref does "
-                                   "not support (mimic and composite joints are out of scope)")
+                                   "not support (mimic, composite and pin 4.x's ellipsoid "
+                                   "joints are out of scope)")
         if name == "JointModelRevoluteUnboundedUnaligned":
             jmodel = cls(_unbounded_unaligned_axis(pin, pjoint))
         else:

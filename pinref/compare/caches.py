@@ -8,6 +8,8 @@ A cache table maps ``(cache, index)`` to an array ``(B, ...)``: ``("Yaba", 2)`` 
 shapes (Pinocchio returns (6,) for a 1-dof ``S``).
 """
 
+import operator
+
 import numpy as np
 
 # (cache, per joint?, tail shape (nv: the model's, jnv: the joint's)), in report order.
@@ -84,7 +86,8 @@ class PinCaches:
 
     The reading plan is built once: each Data list is fetched once per state and each element
     (a joint data, an inertia) once per joint, since every access to a pin Data crosses the
-    Python binding.
+    Python binding; each value is read with one ``operator.attrgetter`` (``homogeneous`` of an
+    SE3, ``vector`` of a Motion or Force), known from :data:`FIELDS`.
     """
 
     def __init__(self, pin_model, n, ycrb_matrix=False):
@@ -97,17 +100,30 @@ class PinCaches:
                 base, attr = "Ycrb", "matrix"
             group = groups.setdefault((base, i), [])
             needs_reshape = len(tail) == 2 and tail[1] == 1 and base == "joints"
-            group.append((attr, self.arrays[name, i], tail if needs_reshape else None))
+            group.append((_getter(name, attr), self.arrays[name, i],
+                          tail if needs_reshape else None))
         self.lists = sorted({base for base, i in groups if i is not None})
-        self.plan = [(base, i, fields) for (base, i), fields in groups.items()]
+        rank = {base: k for k, base in enumerate(self.lists)}
+        self.plan = [(base if i is None else rank[base], i, fields)
+                     for (base, i), fields in groups.items()]
 
     def store(self, k, pdata):
         """Copy every cache of ``pdata`` into state ``k``."""
-        seqs = {name: getattr(pdata, name) for name in self.lists}
+        seqs = [list(getattr(pdata, name)) for name in self.lists]   # iterating: one crossing
         for base, i, fields in self.plan:
             item = getattr(pdata, base) if i is None else seqs[base][i]
-            for attr, out, shape in fields:
-                x = item if not attr else (item.matrix() if attr == "matrix"
-                                           else getattr(item, attr))
-                x = _as_array(x)
-                out[k] = x if shape is None else np.reshape(x, shape)
+            for get, out, shape in fields:
+                out[k] = get(item) if shape is None else get(item).reshape(shape)
+
+
+_SE3 = ("liMi", "oMi", "joints.M")
+_SPATIAL_VECTORS = ("v", "a", "a_gf", "h", "f", "joints.v", "joints.c")
+
+
+def _getter(name, attr):
+    """The reader of cache ``name`` from its element (``attr`` of it, or itself when empty)."""
+    if attr == "matrix":
+        return lambda item: item.matrix()
+    path = ".".join(x for x in (attr, "homogeneous" if name in _SE3 else
+                                "vector" if name in _SPATIAL_VECTORS else "") if x)
+    return operator.attrgetter(path) if path else (lambda item: item)

@@ -4,11 +4,15 @@
     pinref diff --model humanoid --states 1000 --fext --armature 0.1
     pinref diff --model robot.urdf --free-flyer --algorithm aba --json
 
-pinref runs the whole batch in one call, Pinocchio state by state. Prints the max relative
-error of every cache for every algorithm and, where pinref leaves the tolerance, the first
-divergence in pass order. Exit code 0 when everything agrees, 1 when something differs, 2 for
-bad usage or input (unknown model, unreadable or invalid URDF, pin not installed, states that
-do not fit the model).
+The states run in chunks of bounded size (a few hundred MB per process), on every core once
+there are 2000 or more; pinref runs each chunk in one call, Pinocchio state by state. On a
+terminal, stderr shows the progress. Prints the max relative error of every cache for every
+algorithm and, where pinref leaves the tolerance, the first divergence in pass order; states of
+ABA whose rounding is amplified by their conditioning are reported as agreeing within it, with
+the factor. Exit code 0 when everything agrees, 1 when something differs, 2 for bad usage,
+input or output (unknown model, unreadable or invalid URDF, pin not installed, states that do
+not fit the model or more than 1 GiB of them, stdout closed or full), 141 when the reader of
+stdout went away.
 """
 
 import argparse
@@ -45,16 +49,24 @@ def add(subparsers):
     p.set_defaults(run=run)
 
 
+STATE_ARRAYS = ("q", "v", "a", "tau", "fext")
+
+
 def _load_states(path):
-    try:
-        with np.load(path) as npz:
-            states = {k: np.array(npz[k]) for k in npz.files}
-    except (OSError, ValueError) as err:
-        raise UsageError(f"--states-file {path}: cannot read it as .npz ({err})") from None
-    unknown = set(states) - {"q", "v", "a", "tau", "fext"}
-    if "q" not in states or unknown:
-        raise UsageError(f"--states-file {path}: expected arrays q, v, a, tau, fext (q "
-                         f"required), found {', '.join(sorted(states)) or 'none'}")
+    """The arrays of ``--states-file``: an .npz of q (required), v, a, tau, fext, read with
+    ``pinref.checking.snapshots.read_npz`` (sizes from the zip directory and the npy headers
+    before reading, at most STATES_BYTES_LIMIT bytes, no pickle)."""
+    from ..checking.snapshots import read_npz
+    from .diff import STATES_BYTES_LIMIT
+
+    what = f"--states-file {path}"
+    if not str(path).endswith(".npz"):
+        raise UsageError(f"{what}: expected an .npz archive (numpy.savez(FILE.npz, q=..., "
+                         "v=..., tau=...)), not a .npy array or another file")
+    states = read_npz(path, STATE_ARRAYS, STATES_BYTES_LIMIT, error=UsageError, what=what)
+    if "q" not in states:
+        raise UsageError(f"{what}: expected arrays q, v, a, tau, fext (q required), found "
+                         f"{', '.join(sorted(states)) or 'none'}")
     return states
 
 
@@ -64,8 +76,10 @@ def run(args):
     started = time.perf_counter()
     if args.states < 1:
         raise UsageError(f"--states must be at least 1, got {args.states}")
-    if not args.tolerance > 0:
-        raise UsageError(f"--tolerance must be positive, got {args.tolerance}")
+    if args.seed < 0:
+        raise UsageError(f"--seed must be an integer >= 0 (NumPy's seeds are), got {args.seed}")
+    if not (np.isfinite(args.tolerance) and args.tolerance > 0):
+        raise UsageError(f"--tolerance must be positive and finite, got {args.tolerance}")
     require_pinocchio()
     given = _load_states(args.states_file) if args.states_file else {}
     if given and args.fext:
@@ -93,7 +107,8 @@ def run(args):
 
 
 def timing_line(report, elapsed):
-    """``pinref diff: all agree (rnea, crba, aba x 100 states) in 0.41 s (pinref 0.05 s, ...)``."""
+    """``pinref diff: all agree (rnea, crba, aba x 100 states) in 0.41 s (pinref 0.05 s, ...)``;
+    the parts are summed over the chunks, which may run in parallel (then exceed the total)."""
     parts = {}
     for a in report.algorithms:
         for k, t in a.seconds.items():

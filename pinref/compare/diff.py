@@ -1,35 +1,65 @@
 """``compare``: run rnea, crba or aba in pinref and in Pinocchio 3.8.0 on identically prepared
 Data, compare every cache both hold at the end, and every field of every stop of the passes.
 
-pinref runs once on the whole batch of states, traced (``pinref.trace``); Pinocchio runs state
-by state, each on a fresh Data, and its end state is read cache by cache. The values of the
-passes that Pinocchio overwrites before it returns are rebuilt from its end state
-(``reference.py``). docs/tools.md describes what is compared at which stop.
+The states are cut into chunks of a bounded size (``chunk_size``). For each chunk pinref runs
+once on the whole chunk, traced (``pinref.trace``); Pinocchio runs state by state, each on a
+fresh Data, and its end state is read cache by cache. The values of the passes that Pinocchio
+overwrites before it returns are rebuilt from its end state (``reference.py``). Each chunk
+yields a small summary (``_Chunk``: worst errors and where, first failing field, counts) and
+the summaries merge into exactly the report one chunk holding every state would give. Chunks
+run in worker processes (forked, one per core by default) when there are enough states.
+docs/tools.md describes what is compared at which stop.
 """
 
+import math
+import multiprocessing
 import os
 import time
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import ShapeError
+from ..errors import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    ModelError,
+    NonFiniteError,
+    ShapeError,
+)
 from ..tracing import trace
 from . import reference as R
 from .bridge import import_pinocchio
-from .caches import FIELDS, PinCaches, pinref_caches
+from .caches import FIELDS, PinCaches, keys, pinref_caches
 from .models import is_pinocchio_model, load_model, with_free_flyer
-from .report import AlgorithmDiff, CacheDiff, DiffReport, Divergence, Location
+from .report import AlgorithmDiff, CacheDiff, Conditioning, DiffReport, Divergence, Location
 
-__all__ = ["ALGORITHMS", "TOLERANCE", "compare", "random_states"]
+__all__ = ["ALGORITHMS", "CONDITIONING_FACTOR", "STATES_BYTES_LIMIT", "TOLERANCE", "compare",
+           "random_states"]
 
 ALGORITHMS = ("rnea", "crba", "aba")
 TOLERANCE = 1e-12
 _VECTORS = ("tau", "nle", "g", "ddq", "u", "M")   # caches over nv: a row belongs to a joint
 
+# A state of ABA agrees "within conditioning" when rel <= max(tolerance, c eps amplification):
+# c = CONDITIONING_FACTOR, eps the float64 machine epsilon, amplification the state's
+# (``aba_amplification``). These caches of ABA are computed through the inverse D^-1 of a
+# joint-space block (or from what is): their rounding is amplified, the others' is not.
+CONDITIONING_FACTOR = 16.0
+_CONDITIONED = {"aba": ("Yaba", "joints.U", "joints.Dinv", "joints.UDinv", "joints.StU", "u",
+                        "f", "a", "a_gf", "ddq")}
+_EPS = float(np.finfo(float).eps)
+
+# The states of a run (q, v, a, tau, fext as float64 over the whole batch) are held at once:
+# at most this many bytes. The per-chunk work is bounded by CHUNK_BYTES per process.
+STATES_BYTES_LIMIT = 1 << 30
+CHUNK_BYTES = 256 << 20
+# Below this many states per algorithm the chunks run in this process (a worker costs a fork).
+PARALLEL_MIN_STATES = 2000
+
 
 def compare(model, q=None, v=None, a=None, tau=None, *, fext=None, armature=None,
             algorithm="all", free_flyer=False, states=100, seed=0, tolerance=TOLERANCE,
-            progress=None):
+            progress=None, workers=None, chunk_size=None):
     """Compare pinref with Pinocchio 3.8.0, cache by cache and pass by pass.
 
     Parameters
@@ -46,16 +76,23 @@ def compare(model, q=None, v=None, a=None, tau=None, *, fext=None, armature=None
     fext : ndarray (..., njoints, 6), list of Force, or True, optional
         External wrenches (LOCAL frame of each joint, entry 0 ignored); True draws random ones.
     armature : float or ndarray (nv,), optional
-        Replaces the model's armature on both sides.
-    algorithm : 'rnea', 'crba', 'aba' or 'all'
+        Replaces the model's armature on both sides (finite, >= 0: the Model refuses less).
+    algorithm : 'rnea', 'crba', 'aba', 'all', or a list of them
     free_flyer : bool
         Put a free-flyer root joint under the model (``pinref.compare.models.load_model``).
     states, seed : int
-        How many random states, and their seed (ignored when q is given).
+        How many random states (>= 1), and their seed (>= 0; ignored when q is given).
     tolerance : float
-        Per cache, joint and state: ``max|pinref - pin| <= tolerance * max(1, max|pin|)``.
+        Per cache, joint and state: ``max|pinref - pin| <= tolerance * max(1, max|pin|)``;
+        finite and > 0. ABA's states whose rounding is amplified agree within
+        ``max(tolerance, CONDITIONING_FACTOR * eps * amplification)`` (docs/tools.md).
     progress : callable(stage, done, total), optional
-        Called while Pinocchio runs state by state.
+        Called after each chunk of states.
+    workers : int, optional
+        Processes for the chunks (default: one per core when there are at least
+        PARALLEL_MIN_STATES states, else 1, this process).
+    chunk_size : int, optional
+        States per chunk (default: what fits CHUNK_BYTES). The report does not depend on it.
 
     Returns
     -------
@@ -64,12 +101,80 @@ def compare(model, q=None, v=None, a=None, tau=None, *, fext=None, armature=None
     Raises
     ------
     ImportError (pinocchio missing: pip install 'pinref[pin]'), ModelError, URDFError,
-    ShapeError (sizes or batch shapes of the states that do not fit the model or each other),
-    NotNormalizedError, NotPositiveDefiniteError (pinref's ABA on a singular model).
+    ShapeError (sizes or batch shapes of the states that do not fit the model or each other, or
+    more states than STATES_BYTES_LIMIT holds), ArgumentTypeError and ArgumentValueError for
+    arguments of the wrong type or value (each names the argument), NotNormalizedError,
+    NotPositiveDefiniteError (pinref's ABA on a singular model).
     """
     started = time.perf_counter()
     pin = import_pinocchio()
     from .. import __version__
+
+    _check_arguments(q, states, seed, tolerance, free_flyer, progress, workers, chunk_size)
+    tolerance = float(tolerance)
+    rmodel, pmodel, label = _models(model, free_flyer, pin)
+    if armature is not None:
+        arm = _armature(armature, rmodel.nv)
+        rmodel.armature = arm.copy()
+        pmodel.armature = arm.copy()
+    algorithms = _algorithms(algorithm)
+    inputs, batch, described = _states(rmodel, q, v, a, tau, fext, states, seed, algorithms)
+    n = int(np.prod(batch)) if batch else 1
+    size = chunk_size or chunk_states(rmodel)
+    jobs = [(alg, start, min(start + size, n)) for alg in algorithms for start in range(0, n, size)]
+    if workers is None:
+        workers = _cores() if n >= PARALLEL_MIN_STATES else 1
+    context = _JobContext(rmodel, pmodel, inputs, tuple(batch), tolerance)
+    chunks = _run(context, jobs, workers, progress, n)
+    results = tuple(_merge(alg, rmodel, [c for (a_, _, _), c in zip(jobs, chunks) if a_ == alg],
+                           tolerance) for alg in algorithms)
+    described["armature"] = ("model's" if armature is None
+                             else np.array2string(np.unique(rmodel.armature), precision=4))
+    return DiffReport(
+        model={"name": str(label), "nq": rmodel.nq, "nv": rmodel.nv, "njoints": rmodel.njoints,
+               "joints": list(rmodel.names)},
+        states=n, batch_shape=tuple(batch), tolerance=tolerance, inputs=described,
+        versions={"pinref": __version__, "pin": pin.__version__}, algorithms=results,
+        seconds={"total": time.perf_counter() - started})
+
+
+def _is_int(x):
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _check_arguments(q, states, seed, tolerance, free_flyer, progress, workers, chunk_size):
+    if q is None:
+        if not _is_int(states):
+            raise ArgumentTypeError(f"states: expected a positive integer (how many random "
+                                    f"states), got {type(states).__name__} {states!r}")
+        if states < 1:
+            raise ShapeError(f"states: expected a positive number of random states, got "
+                             f"{states!r}")
+        if not _is_int(seed):
+            raise ArgumentTypeError(f"seed: expected an integer >= 0, got "
+                                    f"{type(seed).__name__} {seed!r}")
+        if seed < 0:
+            raise ArgumentValueError(f"seed: expected an integer >= 0 (NumPy's seeds are), got "
+                                     f"{seed}")
+    if isinstance(tolerance, (bool, np.bool_)) or not isinstance(
+            tolerance, (int, float, np.floating, np.integer)):
+        raise ArgumentTypeError(f"tolerance: expected a positive number, got "
+                                f"{type(tolerance).__name__} {tolerance!r}")
+    if not (math.isfinite(tolerance) and tolerance > 0):
+        raise ArgumentValueError(f"tolerance: expected a finite number > 0, got {tolerance!r}")
+    if not isinstance(free_flyer, (bool, np.bool_)):
+        raise ArgumentTypeError(f"free_flyer: expected True or False, got "
+                                f"{type(free_flyer).__name__} {free_flyer!r}")
+    if progress is not None and not callable(progress):
+        raise ArgumentTypeError(f"progress: expected a callable(stage, done, total) or None, "
+                                f"got {type(progress).__name__}")
+    for name, x in (("workers", workers), ("chunk_size", chunk_size)):
+        if x is not None and (not _is_int(x) or x < 1):
+            raise ArgumentValueError(f"{name}: expected a positive integer or None, got {x!r}")
+
+
+def _models(model, free_flyer, pin):
+    """(pinref Model, pin Model, label), both copies of ``model``."""
     from .bridge import from_pinocchio, to_pinocchio
 
     if is_pinocchio_model(model):
@@ -80,51 +185,62 @@ def compare(model, q=None, v=None, a=None, tau=None, *, fext=None, armature=None
         else:
             pmodel = pin.Model(model)
     else:
-        rmodel = load_model(model, free_flyer)
+        rmodel = load_model(model, bool(free_flyer))
         pmodel = to_pinocchio(rmodel)
+    if rmodel.nv == 0:
+        raise ModelError(f"model {rmodel.name or model!r} has no joint with a degree of "
+                         "freedom (nv = 0): there is nothing to compare; give a model with "
+                         "joints, or --free-flyer for a single body")
     if isinstance(model, (str, os.PathLike)):
         label = os.fspath(model)
     else:
         label = rmodel.name or type(model).__name__
-    if armature is not None:
-        arm = _armature(armature, rmodel.nv)
-        rmodel.armature = arm.copy()
-        pmodel.armature = arm.copy()
-    algorithms = _algorithms(algorithm)
-    inputs, batch, described = _states(rmodel, q, v, a, tau, fext, states, seed, algorithms)
-    n = int(np.prod(batch)) if batch else 1
-    flat = {k: x.reshape((n,) + x.shape[len(batch):]) for k, x in inputs.items()}
-    results = [_compare_one(alg, rmodel, pmodel, pin, inputs, flat, batch, tolerance, progress)
-               for alg in algorithms]
-    described["armature"] = ("model's" if armature is None
-                             else np.array2string(np.unique(rmodel.armature), precision=4))
-    return DiffReport(
-        model={"name": str(label), "nq": rmodel.nq, "nv": rmodel.nv, "njoints": rmodel.njoints,
-               "joints": list(rmodel.names)},
-        states=n, batch_shape=tuple(batch), tolerance=float(tolerance), inputs=described,
-        versions={"pinref": __version__, "pin": pin.__version__}, algorithms=tuple(results),
-        seconds={"total": time.perf_counter() - started})
+    return rmodel, pmodel, label
 
 
 def _algorithms(algorithm):
-    if algorithm in (None, "all"):
+    if algorithm is None or (isinstance(algorithm, str) and algorithm == "all"):
         return ALGORITHMS
-    names = [algorithm] if isinstance(algorithm, str) else list(algorithm)
+    if isinstance(algorithm, str):
+        names = [algorithm]
+    elif isinstance(algorithm, (list, tuple)):
+        names = list(algorithm)
+    else:
+        raise ArgumentTypeError(f"algorithm: expected 'rnea', 'crba', 'aba', 'all' or a list of "
+                                f"them, got {type(algorithm).__name__} {algorithm!r}")
+    if not names:
+        raise ArgumentValueError("algorithm: the list is empty; expected some of rnea, crba, aba")
     for name in names:
-        if name not in ALGORITHMS:
-            raise ValueError(f"unknown algorithm {name!r}: expected rnea, crba, aba or all")
-    return tuple(names)
+        if not isinstance(name, str) or name not in ALGORITHMS:
+            raise ArgumentValueError(f"algorithm: unknown algorithm {name!r}: expected rnea, "
+                                     "crba, aba or all")
+    return tuple(dict.fromkeys(names))
+
+
+def _real(x, name):
+    """``x`` as a float array; ShapeError for a ragged list, TypeError for complex, strings,
+    objects."""
+    try:
+        arr = np.asarray(x)
+    except ValueError as err:
+        raise ShapeError(f"{name}: not an array of numbers ({err})") from None
+    if arr.dtype.kind not in "fiub":
+        raise ArgumentTypeError(f"{name}: expected real numbers, got an array of dtype "
+                                f"{arr.dtype}" + ("; the imaginary part would be lost: pass "
+                                                  "the real part" if arr.dtype.kind == "c"
+                                                  else ""))
+    return arr.astype(float, copy=False)
 
 
 def _armature(armature, nv):
-    arm = np.asarray(armature, dtype=float)
+    arm = _real(armature, "armature")
     try:
         arm = np.broadcast_to(arm, (nv,)).copy()
     except ValueError:
         raise ShapeError(f"armature: expected a number or {nv} numbers (model.nv), got shape "
                          f"{arm.shape}") from None
     if not np.all(np.isfinite(arm)):
-        raise ShapeError("armature: expected finite numbers")
+        raise NonFiniteError("armature: expected finite numbers")
     return arm
 
 
@@ -133,9 +249,9 @@ def _fext_array(fext, njoints):
         if len(fext) != njoints:
             raise ShapeError(f"fext: expected model.njoints = {njoints} wrenches (entry 0 is "
                              f"ignored), got {len(fext)}")
-        fext = np.stack(np.broadcast_arrays(*[np.asarray(getattr(f, "vector", f), dtype=float)
+        fext = np.stack(np.broadcast_arrays(*[_real(getattr(f, "vector", f), "fext")
                                               for f in fext]), -2)
-    return np.asarray(fext, dtype=float)
+    return _real(fext, "fext")
 
 
 def random_states(model, n, seed=0, fext=False):
@@ -144,8 +260,11 @@ def random_states(model, n, seed=0, fext=False):
     ``fext`` standard normal wrenches (n, njoints, 6). Returns a dict of arrays (n, ...)."""
     import pinref
 
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+    if not _is_int(n) or n < 1:
         raise ShapeError(f"states: expected a positive number of random states, got {n!r}")
+    if not _is_int(seed) or seed < 0:
+        raise ArgumentValueError(f"seed: expected an integer >= 0, got {seed!r}")
+    _check_states_bytes(model, n, bool(fext))
     nq, nv = model.nq, model.nv
     rng = np.random.default_rng(seed)
     out = {"q": pinref.randomConfiguration(model, -np.ones((n, nq)), np.ones((n, nq)), rng=rng),
@@ -156,10 +275,20 @@ def random_states(model, n, seed=0, fext=False):
     return out
 
 
-def _states(model, q, v, a, tau, fext, states, seed, algorithms):
-    """The inputs as arrays broadcast to one batch shape: ({name: array}, batch, description)."""
-    import pinref
+def _check_states_bytes(model, n, fext):
+    per_state = 8 * (model.nq + 3 * model.nv + (6 * model.njoints if fext else 0))
+    if n * per_state > STATES_BYTES_LIMIT:
+        most = STATES_BYTES_LIMIT // per_state
+        raise ShapeError(f"states: {n} states of this model (nq {model.nq}, nv {model.nv}) "
+                         f"take {n * per_state / 2**30:.3g} GiB, more than the "
+                         f"{STATES_BYTES_LIMIT / 2**30:g} GiB a comparison holds; compare at "
+                         f"most {most} states per run (several runs with other seeds cover "
+                         "more)")
 
+
+def _states(model, q, v, a, tau, fext, states, seed, algorithms):
+    """The inputs as arrays of one flat batch (n, ...): ({name: array}, batch, description).
+    a or tau, when missing, is computed per chunk (``_chunk_inputs``)."""
     nq, nv, nj = model.nq, model.nv, model.njoints
     described = {}
     if q is None:
@@ -180,38 +309,119 @@ def _states(model, q, v, a, tau, fext, states, seed, algorithms):
         arrays["fext"] = (_fext_array(fext, nj), (nj, 6), "(model.njoints, 6)")
     out, shapes = {}, {}
     for name, (x, tail, what) in arrays.items():
-        x = np.asarray(x, dtype=float)
+        x = _real(x, name)
         if x.shape[len(x.shape) - len(tail):] != tail or x.ndim < len(tail):
             raise ShapeError(f"{name}: expected shape (..., {', '.join(map(str, tail))}) "
                              f"({what} = {tail[-1] if len(tail) == 1 else tail}), got "
                              f"{x.shape}")
-        if not np.all(np.isfinite(x)):
-            raise ShapeError(f"{name}: holds NaN or infinity")
         out[name], shapes[name] = x, x.shape[:x.ndim - len(tail)]
     try:
-        batch = np.broadcast_shapes(*shapes.values())
+        batch = tuple(np.broadcast_shapes(*shapes.values()))
     except ValueError:
         raise ShapeError("inconsistent state sizes: the batch shapes "
                          + ", ".join(f"{k} {s}" for k, s in shapes.items())
                          + " do not broadcast") from None
+    n = int(np.prod(batch)) if batch else 1
+    if n == 0:
+        raise ShapeError(f"states: the batch shape {batch} holds no state; give at least one")
+    _check_states_bytes(model, n, "fext" in out)
+    for name, x in out.items():
+        if not np.all(np.isfinite(x)):
+            raise NonFiniteError(f"{name}: holds NaN or infinity")
     model.check_configuration(out["q"])
     needs_v = any(alg in ("rnea", "aba") for alg in algorithms)
     if needs_v and "v" not in out:
         raise ShapeError("v: rnea and aba need the joint velocities v (..., model.nv)")
-    fx = out.get("fext")
-    if "rnea" in algorithms and "a" not in out:
-        if "tau" not in out:
-            raise ShapeError("rnea needs a (or tau, from which a = aba(q, v, tau) is computed)")
-        out["a"] = pinref.aba(model, model.createData(), out["q"], out["v"], out["tau"], fx)
-    if "aba" in algorithms and "tau" not in out:
-        if "a" not in out:
-            raise ShapeError("aba needs tau (or a, from which tau = rnea(q, v, a) is computed)")
-        out["tau"] = pinref.rnea(model, model.createData(), out["q"], out["v"], out["a"], fx)
+    if "rnea" in algorithms and "a" not in out and "tau" not in out:
+        raise ShapeError("rnea needs a (or tau, from which a = aba(q, v, tau) is computed)")
+    if "aba" in algorithms and "tau" not in out and "a" not in out:
+        raise ShapeError("aba needs tau (or a, from which tau = rnea(q, v, a) is computed)")
     tails = {"q": (nq,), "v": (nv,), "a": (nv,), "tau": (nv,), "fext": (nj, 6)}
     for name, x in out.items():
-        out[name] = np.broadcast_to(x, tuple(batch) + tails[name]).copy()
+        out[name] = np.broadcast_to(x, batch + tails[name]).reshape((n,) + tails[name])
     described["fext"] = "yes" if "fext" in out else "no"
-    return out, tuple(batch), described
+    return out, batch, described
+
+
+def chunk_states(model):
+    """States per chunk: CHUNK_BYTES over an estimate of one state's working set (the cache
+    tables of pinref and pin, the trace and the rebuilt reference: four cache tables)."""
+    table = 8 * sum(int(np.prod(tail)) for _, _, tail in keys(model, ycrb_matrix=True))
+    return max(1, CHUNK_BYTES // (4 * table))
+
+
+def _cores():
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+# --- running the chunks ------------------------------------------------------------------------
+
+
+@dataclass
+class _JobContext:
+    """What every chunk reads: the models, the flat inputs (n, ...), the batch shape."""
+
+    rmodel: object
+    pmodel: object
+    inputs: dict
+    batch: tuple
+    tolerance: float
+
+
+_CONTEXT = None     # the _JobContext of the run, inherited by forked workers
+
+
+def _run_job(job):
+    alg, start, stop = job
+    return _compare_chunk(alg, _CONTEXT, start, stop)
+
+
+def _run(context, jobs, workers, progress, n):
+    """The _Chunk of every job, in order; in ``workers`` forked processes when > 1."""
+    global _CONTEXT
+    done = {}
+
+    def report(job):
+        if progress is not None:
+            alg, start, stop = job
+            done[alg] = done.get(alg, 0) + stop - start
+            progress(f"{alg}: states", done[alg], n)
+
+    workers = min(workers, len(jobs))
+    if workers > 1 and "fork" not in multiprocessing.get_all_start_methods():
+        workers = 1
+    _CONTEXT = context
+    try:
+        if workers == 1:
+            out = []
+            for job in jobs:
+                out.append(_run_job(job))
+                report(job)
+            return out
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            out = []
+            for job, result in zip(jobs, pool.imap(_run_job, jobs)):
+                out.append(result)
+                report(job)
+            return out
+    finally:
+        _CONTEXT = None
+
+
+def _chunk_inputs(model, inputs, alg, start, stop):
+    """The chunk's inputs; a (rnea) or tau (aba) computed with pinref where not given."""
+    import pinref
+
+    out = {k: x[start:stop] for k, x in inputs.items()}
+    fx = out.get("fext")
+    if alg == "rnea" and "a" not in out:
+        out["a"] = pinref.aba(model, model.createData(), out["q"], out["v"], out["tau"], fx)
+    if alg == "aba" and "tau" not in out:
+        out["tau"] = pinref.rnea(model, model.createData(), out["q"], out["v"], out["a"], fx)
+    return out
 
 
 def _call_args(alg, inputs):
@@ -222,19 +432,44 @@ def _call_args(alg, inputs):
                                               else {})
 
 
-def _compare_one(alg, rmodel, pmodel, pin, inputs, flat, batch, tolerance, progress):
+def aba_amplification(model, P):
+    """How much ABA's rounding can grow in each state, from pin's end state (B,).
+
+    Each backward step of ABA inverts the joint block D_i = S_i^T Ia_i S_i + armature_i and
+    subtracts U_i D_i^-1 U_i^T from the articulated inertia it hands to the parent; where D_i
+    is small against Ia_i that subtraction cancels and the inverse magnifies rounding, by about
+    the pivot ratio ``max|Yaba_i| * max|Dinv_i|`` (>= 1 for a unit S). The amplification is the
+    product over a branch of the ratios of its joints (errors pass on from child to parent and
+    back down in pass 3), taken as the largest such product over the leaves, and at least 1.
+    """
+    B = P["joints.Dinv", 1].shape[0]
+    ratio = {0: np.ones(B)}
+    best = np.ones(B)
+    for i in range(1, model.njoints):
+        pivot = (np.abs(P["Yaba", i]).reshape(B, -1).max(axis=1)
+                 * np.abs(P["joints.Dinv", i]).reshape(B, -1).max(axis=1))
+        ratio[i] = ratio[model.parents[i]] * np.maximum(1.0, pivot)
+        best = np.maximum(best, ratio[i])
+    return best
+
+
+def _compare_chunk(alg, ctx, start, stop):
+    """Compare states [start, stop) of the flat batch for ``alg``; returns a _Chunk."""
     import pinref
 
+    pin = import_pinocchio()
+    rmodel, pmodel, tolerance = ctx.rmodel, ctx.pmodel, ctx.tolerance
     seconds = {}
     t0 = time.perf_counter()
+    flat = _chunk_inputs(rmodel, ctx.inputs, alg, start, stop)
+    n = stop - start
     rdata = rmodel.createData()
-    args, kwargs = _call_args(alg, inputs)
+    args, kwargs = _call_args(alg, flat)
     with trace() as recorded:
         getattr(pinref, alg)(rmodel, rdata, *args, **kwargs)
     seconds["pinref"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    n = flat["q"].shape[0]
     P = PinCaches(pmodel, n, ycrb_matrix=(alg == "crba"))
     fargs, fkw = _call_args(alg, flat)
     function = getattr(pin, alg)
@@ -245,8 +480,6 @@ def _compare_one(alg, rmodel, pmodel, pin, inputs, flat, batch, tolerance, progr
             call.append([pin.Force(w) for w in fkw["fext"][k]])
         function(pmodel, pdata, *call)
         P.store(k, pdata)
-        if progress is not None:
-            progress(f"{alg}: pin", k + 1, n)
     seconds["pin"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
@@ -259,41 +492,52 @@ def _compare_one(alg, rmodel, pmodel, pin, inputs, flat, batch, tolerance, progr
         R.rnea_reference(ref, info, P.arrays, flat["a"], fext)
     else:
         R.crba_reference(ref, info, P.arrays)
-    got = pinref_caches(rmodel, rdata, batch, ycrb_matrix=(alg == "crba"))
+    got = pinref_caches(rmodel, rdata, (n,), ycrb_matrix=(alg == "crba"))
     pairs = {key: (got[key], P.arrays[key], R.END) for key in P.arrays
              if key[0] != "Ycrb"}
     if alg == "aba":
-        pairs["u", None] = (np.broadcast_to(rdata.u, batch + (rmodel.nv,)).reshape(n, -1), u,
+        pairs["u", None] = (np.broadcast_to(rdata.u, (n, rmodel.nv)), u,
                             ref.get("AbaLocalConventionBackwardStep", 1, "u", None)[1])
         for i in range(1, rmodel.njoints):
             StU, source = ref.get("AbaLocalConventionBackwardStep", i, "joints.StU", i)
             nvi = rmodel.nvs[i]
-            mine = np.broadcast_to(rdata.joints[i].StU, batch + (nvi, nvi)).reshape(n, nvi, nvi)
+            mine = np.broadcast_to(rdata.joints[i].StU, (n, nvi, nvi))
             pairs["joints.StU", i] = (mine, StU, source)
-    caches = _end_state(rmodel, batch, pairs, tolerance)
-    divergence, stops, fields, failed = _stops(alg, rmodel, batch, recorded, ref, tolerance)
-    if divergence is None:
-        divergence = _end_divergence(alg, rmodel, batch, pairs, caches, tolerance)
+    amplification = aba_amplification(info, P.arrays) if alg == "aba" else None
+    chunk = _Chunk(alg, start, ctx.batch, rmodel, tolerance, amplification)
+    chunk.end_state(pairs)
+    chunk.stops(recorded, ref)
     seconds["compare"] = time.perf_counter() - t0
-    return AlgorithmDiff(alg, caches, divergence, stops, fields, failed, seconds)
+    chunk.seconds = seconds
+    chunk.model = None          # not sent back from a worker
+    return chunk
 
 
-def _errors(got, ref):
-    """Per state (axis 0): max abs error, its flat position, and max(1, max|ref|)."""
-    got = np.broadcast_to(got, ref.shape)
+# --- one chunk's summary, and the merge --------------------------------------------------------
+
+
+def _errors(got, ref, whole=None):
+    """Per state (axis 0): max abs error, its flat position, and max(1, max|ref|), the maximum
+    taken over ``whole`` instead when given (the field a write covers part of). Every step is
+    one NumPy pass over the whole chunk of states."""
     n = ref.shape[0]
-    diff = np.abs(got - ref)
-    nan_ref, nan_got = np.isnan(ref), np.isnan(got)
-    if nan_ref.any() or nan_got.any():
+    diff = np.subtract(got, ref).reshape(n, -1)
+    np.abs(diff, out=diff)
+    if diff.shape[1] == 0:
+        return np.zeros(n), np.zeros(n, dtype=int), np.ones(n)
+    flat_ref = ref.reshape(n, -1)
+    finite = bool(np.isfinite(diff).all())
+    if not finite:                      # NaN is equal to NaN only; one NaN is infinitely off
+        got = np.broadcast_to(got, ref.shape)
+        nan_ref, nan_got = np.isnan(flat_ref), np.isnan(got.reshape(n, -1))
         diff = np.where(nan_ref & nan_got, 0.0, diff)
         diff = np.where(nan_ref ^ nan_got, np.inf, diff)
-    diff = diff.reshape(n, -1)
-    if diff.shape[1] == 0:
-        zero = np.zeros(n)
-        return zero, np.zeros(n, dtype=int), np.ones(n)
-    scale = np.maximum(1.0, np.nanmax(np.abs(ref).reshape(n, -1), axis=1, initial=0.0))
+    if whole is not None:
+        finite, flat_ref = False, whole.reshape(n, -1)
+    top = (np.abs(flat_ref).max(axis=1, initial=0.0) if finite     # no NaN in ref: plain max
+           else np.nanmax(np.abs(flat_ref), axis=1, initial=0.0))
     arg = np.argmax(diff, axis=1)
-    return diff[np.arange(n), arg], arg, scale
+    return diff[np.arange(n), arg], arg, np.maximum(1.0, top)
 
 
 def _owner(model):
@@ -303,14 +547,16 @@ def _owner(model):
     return owner
 
 
-def _location(model, batch, k, cache, index, tail, arg, owner, label=None):
+def _location(model, batch, k, cache, index, tail, arg, owner, label=None, row0=0):
+    """Where entry ``arg`` of state ``k`` sits; ``row0`` is the first row of a write that
+    covers rows ``row0:...`` of a vector over nv (its rows belong to the joints there)."""
     state = tuple(int(s) for s in np.unravel_index(k, batch)) if batch else ()
     pos = tuple(int(s) for s in np.unravel_index(arg, tail)) if tail else ()
     row = pos[0] if len(pos) >= 1 else None
     col = pos[1] if len(pos) >= 2 else None
     joint = index
     if joint is None and cache in _VECTORS and row is not None:
-        joint = int(owner[row])
+        joint = int(owner[row0 + row])
     label = _label(cache, index) if label is None else label
     entry = label + ("[" + ", ".join(map(str, pos)) + "]" if pos else "")
     if joint is None:
@@ -330,97 +576,205 @@ def _label(cache, index):
     return f"{base}[{index}]" + (f".{attr}" if attr else "")
 
 
-def _end_state(model, batch, pairs, tolerance):
-    owner = _owner(model)
-    order = [name for name, _, _ in FIELDS] + ["u", "joints.StU"]
-    out = []
-    for name in order:
-        keys = [key for key in pairs if key[0] == name]
-        if not keys:
-            continue
-        worst_abs = worst_rel = (-1.0, None)
-        compared = failed = 0
-        source = pairs[keys[0]][2]
-        for key in keys:
-            got, ref, _ = pairs[key]
-            err, arg, scale = _errors(got, ref)
-            rel = err / scale
-            compared += err.size
-            failed += int(np.count_nonzero(~(rel <= tolerance)))
-            ka, kr = int(np.argmax(err)), int(np.argmax(rel))
-            tail = ref.shape[1:]
-            if err[ka] > worst_abs[0]:
-                worst_abs = (float(err[ka]), _location(model, batch, ka, name, key[1], tail,
-                                                       arg[ka], owner))
-            if rel[kr] > worst_rel[0]:
-                worst_rel = (float(rel[kr]), _location(model, batch, kr, name, key[1], tail,
-                                                       arg[kr], owner))
+def _better(value, order, best):
+    """True when (value, order) beats ``best`` = (value, order, ...) or None: a larger value,
+    or an equal one earlier in (cache, joint, state) order, the order one pass over every
+    state at once would pick."""
+    if best is None:
+        return value > -1.0
+    return value > best[0] or (value == best[0] and order < best[1])
+
+
+@dataclass
+class _Chunk:
+    """What one chunk of states contributes to an AlgorithmDiff (see ``_merge``). Candidates
+    are (value, order, payload) with order = (cache rank, key rank, global state)."""
+
+    algorithm: str
+    start: int
+    batch: tuple
+    model: object
+    tolerance: float
+    amplification: object
+    caches: dict = field(default_factory=dict)
+    first: tuple = None
+    failed_writes: set = field(default_factory=set)
+    stops_compared: int = 0
+    fields_compared: int = 0
+    end_first: dict = field(default_factory=dict)
+    within: object = None
+    worst_within: tuple = None
+    seconds: dict = field(default_factory=dict)
+
+    def _bound(self, cache):
+        if self.amplification is None or cache not in _CONDITIONED.get(self.algorithm, ()):
+            return None
+        return np.maximum(self.tolerance, CONDITIONING_FACTOR * _EPS * self.amplification)
+
+    def _judge(self, cache, rel, rank):
+        """(bad, within) per state; notes the states that agree only within conditioning."""
+        ok = rel <= self.tolerance
+        bound = self._bound(cache)
+        if bound is None:
+            return ~ok, None
+        bad = ~(rel <= bound)
+        within = ~ok & ~bad
+        if within.any():
+            if self.within is None:
+                self.within = np.zeros(rel.shape[0], dtype=bool)
+            self.within |= within
+            k = int(np.argmax(np.where(within, rel, -1.0)))
+            cand = (float(rel[k]), rank + (self.start + k,), cache,
+                    float(self.amplification[k]), float(bound[k]))
+            if _better(cand[0], cand[1], self.worst_within):
+                self.worst_within = cand
+        return bad, within
+
+    def end_state(self, pairs):
+        model, owner = self.model, _owner(self.model)
+        order = [name for name, _, _ in FIELDS] + ["u", "joints.StU"]
+        for rank, name in enumerate(order):
+            names = [key for key in pairs if key[0] == name]
+            if not names:
+                continue
+            acc = {"abs": None, "rel": None, "compared": 0, "failed": 0, "within": 0,
+                   "source": pairs[names[0]][2]}
+            for j, key in enumerate(names):
+                got, ref, source = pairs[key]
+                err, arg, scale = _errors(got, ref)
+                rel = err / scale
+                bad, within = self._judge(name, rel, (rank, j))
+                n, tail = err.shape[0], ref.shape[1:]
+                acc["compared"] += n
+                acc["failed"] += int(np.count_nonzero(bad))
+                acc["within"] += 0 if within is None else int(np.count_nonzero(within))
+                for which, values in (("abs", err), ("rel", rel)):
+                    k = int(np.argmax(values))
+                    if _better(float(values[k]), (j, self.start + k), acc[which]):
+                        acc[which] = (float(values[k]), (j, self.start + k),
+                                      _location(model, self.batch, self.start + k, name,
+                                                key[1], tail, arg[k], owner))
+                if bad.any() and name not in self.end_first:
+                    self.end_first[name] = self._divergence(
+                        "end state", None, None, None, _label(name, key[1]), name, key[1],
+                        got, ref, source, err, arg, rel, bad, (j,), owner)
+            self.caches[name] = acc
+
+    def _divergence(self, step, pass_number, joint_name, joint, label, cache, index, got,
+                    expected, source, err, arg, rel, bad, rank, owner, where_label=None,
+                    row0=0):
+        """(rank, rel, global state, Divergence) for the worst failing state."""
+        k = int(np.argmax(np.where(bad, rel, -1.0)))
+        tail = expected.shape[1:]
+        where = _location(self.model, self.batch, self.start + k, cache, index, tail, arg[k],
+                          owner, label=where_label, row0=row0)
+        if step == "end state":
+            joint_name, joint = where.joint, where.joint_id
+        pos = tuple(np.unravel_index(arg[k], tail)) if tail else ()
+        g = np.broadcast_to(got, expected.shape)
+        d = Divergence(self.algorithm, step, pass_number, joint_name, joint, label, cache, where,
+                       float(err[k]), float(rel[k]), float(self.tolerance),
+                       float(g[(k,) + pos]), float(expected[(k,) + pos]), source,
+                       int(np.count_nonzero(bad)))
+        return (rank, float(rel[k]), self.start + k, d)
+
+    def stops(self, recorded, ref):
+        """Compare every write of every stop."""
+        owner = _owner(self.model)
+        snapshots = recorded.call(-1).snapshots if recorded.calls else ()
+        stops = set()
+        for s, snap in enumerate(snapshots):
+            for w_index, w in enumerate(snap.writes):
+                found = ref.get(snap.step, snap.joint, w.cache, w.index)
+                if found is None:
+                    continue
+                full, source = found
+                expected = w.take(full)
+                got = np.broadcast_to(w.value, expected.shape)
+                # a write of some rows of tau, ddq or M is judged as the whole field is at
+                # the end: relative to max(1, max|field|), not to the entries it covers
+                partial = w.rows is not None or w.cols is not None
+                err, arg, scale = _errors(got, expected, full if partial else None)
+                rel = err / scale
+                bad, _ = self._judge(w.cache, rel, (-1, s, w_index))
+                self.fields_compared += 1
+                stops.add(s)
+                if not bad.any():
+                    continue
+                self.failed_writes.add((s, w_index))
+                if self.first is None:
+                    self.first = self._divergence(
+                        snap.step, snap.pass_number, snap.joint_name or None, snap.joint,
+                        w.label, w.cache, w.index, got, expected, source, err, arg, rel, bad,
+                        (s, w_index), owner, where_label=w.label,
+                        row0=w.rows[0] if w.rows else 0)
+        self.stops_compared += len(stops)
+
+
+def _merge_first(candidates):
+    """The earliest candidate (rank), the worst state among equal ranks (rel, then the earlier
+    state); its Divergence carries the failing states of every chunk at that rank."""
+    candidates = [c for c in candidates if c is not None]
+    if not candidates:
+        return None
+    rank = min(c[0] for c in candidates)
+    same = [c for c in candidates if c[0] == rank]
+    best = min(same, key=lambda c: (-c[1], c[2]))
+    count = sum(c[3].states_failing for c in same)
+    return _replace(best[3], states_failing=count)
+
+
+def _replace(d, **changes):
+    from dataclasses import replace
+
+    return replace(d, **changes)
+
+
+def _merge(alg, model, chunks, tolerance):
+    """One AlgorithmDiff from the chunks of ``alg`` (in state order)."""
+    names = list(chunks[0].caches)
+    caches = []
+    for name in names:
+        accs = [c.caches[name] for c in chunks]
+        best = {}
+        for which in ("abs", "rel"):
+            for acc in accs:
+                cand = acc[which]
+                if cand is not None and _better(cand[0], cand[1], best.get(which)):
+                    best[which] = cand
+        worst_abs, worst_rel = best.get("abs", (-1.0, None, None)), best.get("rel",
+                                                                             (-1.0, None, None))
+        where_abs, where_rel = worst_abs[2], worst_rel[2]
         if worst_abs[0] == 0.0:            # equal everywhere: no place to point at
-            worst_abs = worst_rel = (0.0, None)
-        out.append(CacheDiff(name, worst_abs[0], worst_rel[0], worst_abs[1], worst_rel[1],
-                             compared, failed, source))
-    return tuple(out)
-
-
-def _stops(alg, model, batch, recorded, ref, tolerance):
-    """Compare every write of every stop; return (first Divergence, stops, fields, failed)."""
-    owner = _owner(model)
-    first, stops, fields, failed = None, 0, 0, 0
-    snapshots = recorded.call(-1).snapshots if recorded.calls else ()
-    for snap in snapshots:
-        compared_here = False
-        for w in snap.writes:
-            found = ref.get(snap.step, snap.joint, w.cache, w.index)
-            if found is None:
-                continue
-            full, source = found
-            expected = w.take(full)
-            n, tail = expected.shape[0], expected.shape[1:]
-            got = np.broadcast_to(w.value, tuple(batch) + tail).reshape((n,) + tail)
-            err, arg, scale = _errors(got, expected)
-            rel = err / scale
-            bad = ~(rel <= tolerance)
-            fields += 1
-            compared_here = True
-            if not bad.any():
-                continue
-            failed += 1
-            if first is None:
-                k = int(np.argmax(np.where(bad, rel, -1.0)))
-                where = _location(model, batch, k, w.cache, w.index, tail, arg[k], owner,
-                                  label=w.label)
-                pos = np.unravel_index(arg[k], tail) if tail else ()
-                first = Divergence(
-                    alg, snap.step, snap.pass_number, snap.joint_name or None, snap.joint,
-                    w.label, w.cache, where, float(err[k]), float(rel[k]), float(tolerance),
-                    float(got[(k,) + tuple(pos)]), float(expected[(k,) + tuple(pos)]), source,
-                    int(np.count_nonzero(bad)))
-        stops += compared_here
-    return first, stops, fields, failed
-
-
-def _end_divergence(alg, model, batch, pairs, caches, tolerance):
-    """When every stop agreed: the first cache of the end state beyond the tolerance."""
-    for c in caches:
-        if c.agree:
-            continue
-        for key, (got, ref, source) in pairs.items():
-            if key[0] != c.cache:
-                continue
-            err, arg, scale = _errors(got, ref)
-            rel = err / scale
-            bad = ~(rel <= tolerance)
-            if not bad.any():
-                continue
-            k = int(np.argmax(np.where(bad, rel, -1.0)))
-            tail = ref.shape[1:]
-            where = _location(model, batch, k, key[0], key[1], tail, arg[k], _owner(model))
-            pos = np.unravel_index(arg[k], tail) if tail else ()
-            g = np.broadcast_to(got, ref.shape)
-            return Divergence(alg, "end state", None, where.joint, where.joint_id,
-                              _label(key[0], key[1]), c.cache, where,
-                              float(err[k]), float(rel[k]), float(tolerance),
-                              float(g[(k,) + tuple(pos)]), float(ref[(k,) + tuple(pos)]),
-                              source, int(np.count_nonzero(bad)))
-    return None
-
+            worst_rel, where_abs, where_rel = (0.0, None, None), None, None
+        caches.append(CacheDiff(name, worst_abs[0], worst_rel[0], where_abs, where_rel,
+                                sum(a["compared"] for a in accs),
+                                sum(a["failed"] for a in accs), accs[0]["source"],
+                                sum(a["within"] for a in accs)))
+    first = _merge_first([c.first for c in chunks])
+    if first is None:
+        for c in caches:
+            if not c.agree:
+                first = _merge_first([ch.end_first.get(c.cache) for ch in chunks])
+                break
+    failed = set().union(*(c.failed_writes for c in chunks))
+    within = [c for c in chunks if c.worst_within is not None]
+    conditioning = None
+    if within:
+        worst = None
+        for c in within:
+            if _better(c.worst_within[0], c.worst_within[1], worst):
+                worst = c.worst_within
+        state = worst[1][-1]
+        where = tuple(int(s) for s in np.unravel_index(state, chunks[0].batch)) \
+            if chunks[0].batch else ()
+        conditioning = Conditioning(
+            states=sum(int(np.count_nonzero(c.within)) for c in within), state=where,
+            cache=worst[2], rel_error=worst[0], amplification=worst[3], bound=worst[4],
+            factor=CONDITIONING_FACTOR)
+    seconds = {}
+    for c in chunks:
+        for k, t in c.seconds.items():
+            seconds[k] = seconds.get(k, 0.0) + t
+    return AlgorithmDiff(alg, tuple(caches), first, chunks[0].stops_compared,
+                         chunks[0].fields_compared, len(failed), seconds, conditioning)

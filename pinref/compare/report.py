@@ -6,6 +6,8 @@
                                     and state: worst absolute and relative error, and where
         .first_divergence: Divergence | None
                                     the first field, in pass order, beyond the tolerance
+        .conditioning: Conditioning | None
+                                    the states that agree only within their conditioning
     Location                        a state index, a joint (name, id, idx_v range), row, column
 
 Errors are measured as the project's tolerance reads, ``1e-12 * max(1, |ref|)``: for one cache
@@ -55,7 +57,8 @@ class CacheDiff:
     ``max_abs_error`` and ``max_rel_error`` are the worst over joints and states, at
     ``where_abs`` and ``where_rel``; ``compared`` counts (joint, state) pairs, ``failed`` those
     beyond the tolerance; ``reference`` says how pin's value was obtained (its end state, or
-    rebuilt from it: ``u`` and ``StU``).
+    rebuilt from it: ``u`` and ``StU``); ``within_conditioning`` counts the pairs beyond the
+    tolerance that agree within their state's conditioning (not failed, see Conditioning).
     """
 
     cache: str
@@ -66,6 +69,7 @@ class CacheDiff:
     compared: int
     failed: int
     reference: str
+    within_conditioning: int = 0
 
     @property
     def agree(self):
@@ -109,8 +113,35 @@ class Divergence:
 
 
 @dataclass(frozen=True)
+class Conditioning:
+    """The states of an algorithm that agree only within their conditioning.
+
+    Where a state's rounding is amplified (ABA on a badly conditioned state: the pivot ratios
+    of its joint blocks, ``pinref.compare.diff.aba_amplification``), its error is judged
+    against ``bound = max(tolerance, factor * eps * amplification)`` instead of the tolerance.
+    ``states`` counts them; ``state``, ``cache``, ``rel_error``, ``amplification`` and
+    ``bound`` describe the one with the largest relative error.
+    """
+
+    states: int
+    state: tuple
+    cache: str
+    rel_error: float
+    amplification: float
+    bound: float
+    factor: float
+
+    def __str__(self):
+        return (f"{self.states} state(s) agree within conditioning (worst: state "
+                f"{_state(self.state)}, {self.cache} rel {self.rel_error:.3g} <= "
+                f"{self.factor:g} eps x amplification {self.amplification:.3g} = "
+                f"{self.bound:.3g})")
+
+
+@dataclass(frozen=True)
 class AlgorithmDiff:
-    """One algorithm: every cache of the end state and every stop of the trace compared."""
+    """One algorithm: every cache of the end state and every stop of the trace compared;
+    ``conditioning`` is None when every state agrees within the tolerance itself."""
 
     algorithm: str
     caches: tuple
@@ -119,6 +150,7 @@ class AlgorithmDiff:
     fields_compared: int
     fields_failed: int
     seconds: dict = field(default_factory=dict)
+    conditioning: Conditioning | None = None
 
     @property
     def agree(self):
@@ -209,6 +241,8 @@ class DiffReport:
                 where = f" at {w.where_rel}" if w.where_rel is not None else ""
                 lines.append(f"{name}  agree   {stops}; worst {w.cache} "
                              f"{w.max_rel_error:.2g}{where}")
+                if a.conditioning is not None:
+                    lines.append(f"{' ' * width}          {a.conditioning}")
                 continue
             lines.append(f"{name}  DIFFER  {stops}, {a.fields_failed} off; first divergence:")
             lines.append(f"{' ' * width}          {a.first_divergence}")
@@ -228,6 +262,8 @@ class DiffReport:
                          f"{a.fields_failed} off)")
             if a.first_divergence is not None:
                 lines.append(f"  first divergence: {a.first_divergence}")
+            if a.conditioning is not None:
+                lines.append(f"  {a.conditioning}")
             lines.extend("  " + row for row in _cache_table(a.caches))
         return "\n".join(lines)
 

@@ -25,12 +25,12 @@ import enum
 
 import numpy as np
 
-from ..errors import NonFiniteError, NotNormalizedError, ShapeError, UnsupportedError
-from ..spatial._kernels import as_array, batch_shape, cross, skew
+from ..errors import NonFiniteError, ShapeError, UnsupportedError
+from ..spatial._kernels import as_array, batch_shape, cross, skew, unit_norm_error
 from ..spatial.explog import (
     _dot4, _first_order_normalize, _Jexp3, _Jexp6, _Jlog3, _Jlog6, _asin, _acos,
     _atan2, _cos, _exp3, _exp6, _log3, _mm3, _quat_conj, _quat_exp3, _quat_exp6, _quat_log3,
-    _quat_log6, _quat_mul, _quat_rotate, _quiet, _sin, quaternion_to_matrix,
+    _quat_log6, _quat_mul, _quat_rotate, _quiet, _sin, _quat_to_matrix,
 )
 
 __all__ = ["ArgumentPosition", "ARG0", "ARG1", "UNIT_NORM_TOLERANCE", "VectorSpace",
@@ -99,13 +99,11 @@ class _LieGroup:
     def _config(self, q, op, what="q", unit=True):
         q = as_array(q, f"{self.name}.{op}: {what}", (self.nq,))
         if unit and self.unit is not None:
-            err = np.abs(_norm(q[..., self.unit]) - 1.0)
-            if np.any(err > UNIT_NORM_TOLERANCE):
+            norms = _norm(q[..., self.unit])
+            if np.any(np.abs(norms - 1.0) > UNIT_NORM_TOLERANCE):
                 kind = "quaternion" if self.unit.stop - self.unit.start == 4 else "(cos, sin) pair"
-                raise NotNormalizedError(
-                    f"{self.name}.{op}: {what} holds a {kind} whose norm is off 1 by "
-                    f"{np.max(err):.3g} (tolerance {UNIT_NORM_TOLERANCE:g}); call "
-                    f"normalize({what}) first")
+                raise unit_norm_error(f"{self.name}.{op}: {what}", kind, norms,
+                                      UNIT_NORM_TOLERANCE, f"call normalize({what}) first")
         return q
 
     def _tangent(self, v, op, what="v"):
@@ -386,7 +384,7 @@ class SpecialOrthogonal3(_LieGroup):
 
     def _dDifference(self, q0, q1, arg):
         """R = matrix(conj(q0) q1): ARG0 -> -Jlog3(R) R^T, ARG1 -> Jlog3(R)."""
-        R = quaternion_to_matrix(_quat_mul(_quat_conj(q0), q1))
+        R = _quat_to_matrix(_quat_mul(_quat_conj(q0), q1))
         w, theta = _log3(R)
         J = _Jlog3(theta, w)
         if arg == 1:
@@ -587,7 +585,7 @@ class SpecialEuclidean3(_LieGroup):
         dv_pre = q1[..., :3] - q0[..., :3]
         conj0 = _quat_conj(quat0)
         trans = _quat_rotate(conj0, dv_pre)
-        R = quaternion_to_matrix(_quat_mul(conj0, quat1))
+        R = _quat_to_matrix(_quat_mul(conj0, quat1))
         J1 = _Jlog6(R, trans)
         if arg == 1:
             return J1

@@ -1,12 +1,20 @@
 """Model, Frame, Data and the sample models."""
 
+from .containers import *  # noqa: F401,F403
+from .containers import __all__ as _containers_all
 from .data import Data
-from .frame import Frame, FrameType
+from .frame import BODY, FIXED_JOINT, JOINT, OP_FRAME, SENSOR, Frame, FrameType
+from .geometry import (Box, Capsule, Convex, Cylinder, GeometryModel, GeometryObject,
+                       GeometryType, Mesh, Sphere)
 from .model import UNIT_NORM_TOLERANCE, Model
-from .sample_models import (buildSampleModelHumanoid, buildSampleModelManipulator,
-                            buildTutorialModel)
-from .urdf import buildModelFromUrdf, buildModelFromXML
+from .sample_models import (buildSampleModelHumanoid, buildSampleModelHumanoidRandom,
+                            buildSampleModelManipulator, buildTutorialModel)
+from .urdf import buildGeomFromUrdf, buildModelFromUrdf, buildModelFromXML, buildModelsFromUrdf
 
-__all__ = ["Data", "Frame", "FrameType", "Model", "UNIT_NORM_TOLERANCE",
-           "buildSampleModelHumanoid", "buildSampleModelManipulator", "buildTutorialModel",
-           "buildModelFromUrdf", "buildModelFromXML"]
+__all__ = ["Data", "Frame", "FrameType", "OP_FRAME", "JOINT", "FIXED_JOINT", "BODY", "SENSOR",
+           *_containers_all, "Model", "UNIT_NORM_TOLERANCE",
+           "buildSampleModelHumanoid", "buildSampleModelHumanoidRandom",
+           "buildSampleModelManipulator", "buildTutorialModel",
+           "buildModelFromUrdf", "buildModelFromXML", "buildModelsFromUrdf", "buildGeomFromUrdf",
+           "GeometryModel", "GeometryObject", "GeometryType", "Box", "Capsule", "Convex",
+           "Cylinder", "Sphere", "Mesh"]

@@ -6,12 +6,16 @@ leading batch axes. Caches an algorithm does not write keep what they held (see
 docs/quirks.md: ABA reads ``oMi`` without writing it, RNEA never writes ``f[0]``, ...).
 """
 
+import copy
+import warnings
+
 import numpy as np
 
-from ..errors import NotComputedError
+from ..errors import NonFiniteResultWarning, NotComputedError, UnsupportedError
 from ..spatial import SE3, Force, Inertia, Motion
+from .model import Model, same_fields
 from .stacks import (ForceStack, InertiaMatrixStack, JointRows, MatrixStack, MotionStack,
-                     RowJointData, SE3Stack)
+                     RowJointData, SE3Stack, Stack)
 from .tree import tree
 
 
@@ -19,6 +23,11 @@ class Data:
     """The work space of the algorithms for one Model (``pinocchio::Data``)."""
 
     def __init__(self, model):
+        if not isinstance(model, Model):
+            raise UnsupportedError(
+                f"Data(model): expected a pinref.Model, got {type(model).__module__}."
+                f"{type(model).__name__}; convert a Pinocchio model with "
+                "pinref.from_pinocchio(model)")
         n, nv = model.njoints, model.nv
         pos = tree(model).pos                             # row of joint i in the stacked caches
         # --- kinematics (forwardKinematics, rnea, crba, aba) -------------------------------
@@ -105,23 +114,62 @@ class Data:
         # --- which call last wrote each cache (pinref only; read by the query functions) -----
         self.written = {}                                 # cache name -> name of the call
         self.batch_shape = ()                             # batch shape of the last call
+        self.model_structure = model.structure()          # what check_model compares
 
     def conform(self, model, shape):
         """Prepare for a call on a batch of shape ``shape``.
 
         Caches a call does not write keep their values (Pinocchio's call-history semantics),
         which needs them to broadcast to the new batch. When the last call's batch shape does
-        not broadcast to ``shape`` (say ``(2,)`` then ``(3,)``), every cache returns to its
-        initial value first (docs/quirks.md).
+        not broadcast to ``shape`` (say ``(2,)`` then ``(3,)``, or ``(3,)`` then ``()``), every
+        cache returns to its initial value first (docs/quirks.md).
         """
-        if np.broadcast_shapes(self.batch_shape, shape) != shape:
+        try:
+            fits = np.broadcast_shapes(self.batch_shape, shape) == shape
+        except ValueError:
+            fits = False
+        if not fits:
             self.__init__(model)
         self.batch_shape = shape
 
+    def __eq__(self, other):
+        """Every cache equal, numbers exactly (``DataTpl::operator==``)."""
+        return isinstance(other, Data) and same_fields(self, other)
+
+    __hash__ = None
+
+    def copy(self):
+        """An independent deep copy (``Data.copy()``; ``copy.copy`` is deep too, as in
+        Pinocchio's binding)."""
+        return copy.deepcopy(self)
+
+    def __copy__(self):
+        return copy.deepcopy(self)
+
     def mark(self, call, *caches):
-        """Record that the public algorithm ``call`` wrote the Data fields named ``caches``."""
+        """Record that the public algorithm ``call`` wrote the Data fields named ``caches``
+        (listed in the order the call computes them), and warn if they are not finite.
+
+        The inputs were checked finite, so NaN or infinity here is an overflow (v = 1e200):
+        Pinocchio returns it silently; pinref warns (NonFiniteResultWarning) naming the first
+        cache, in computation order, that is not finite. Cheap: one ``np.isfinite`` per array
+        cache written (or, when there is none, over the last cache); the search runs only on
+        failure.
+        """
         for cache in caches:
             self.written[cache] = call
+        arrays = [c for c in caches if isinstance(getattr(self, c), np.ndarray)] or caches[-1:]
+        if all(_first_non_finite(getattr(self, c)) is None for c in arrays):
+            return
+        for cache in caches:
+            where = _first_non_finite(getattr(self, cache))
+            if where is not None:
+                warnings.warn(
+                    f"{call}: data.{cache}{where} is not finite although every input was: an "
+                    "overflow (inputs of size ~1e150 and more square past the largest float); "
+                    "Pinocchio returns such NaN/inf silently. Scale the inputs down.",
+                    NonFiniteResultWarning, stacklevel=3)
+                return
 
     def require(self, where, cache, first):
         """Raise NotComputedError unless some call wrote ``data.<cache>`` in this Data.
@@ -132,6 +180,26 @@ class Data:
             raise NotComputedError(
                 f"{where}: data.{cache} was never computed in this Data (it still holds its "
                 f"initial value); call {first} first")
+
+
+def _first_non_finite(value):
+    """None when ``value`` (an array, a number, a spatial object or a list of them) is finite;
+    otherwise where it is not: ``""`` for the whole value, ``"[k]"`` for entry k of a list."""
+    if isinstance(value, (list, Stack)):
+        for k, entry in enumerate(value):
+            if _first_non_finite(entry) is not None:
+                return f"[{k}]"
+        return None
+    if isinstance(value, SE3):
+        parts = (value.rotation, value.translation)
+    elif isinstance(value, Inertia):
+        parts = (value.mass, value.lever, value.inertia)
+    else:
+        parts = (getattr(value, "vector", value),)
+    try:
+        return None if all(np.all(np.isfinite(p)) for p in parts) else ""
+    except TypeError:  # not numbers (a joint's data): nothing to check
+        return None
 
 
 def _nv_subtree(model):

@@ -1,11 +1,30 @@
 """Frames attached to joints (multibody/frame.hpp)."""
 
+import copy
 import enum
+import warnings
 
 from ..errors import ModelError
 from ..spatial import SE3, Inertia
 
 
+def pin_printed(cls):
+    """Class decorator for an enum mirroring one of Pinocchio's: ``str`` gives the member's
+    name (``str(pin.WORLD) == "WORLD"``; a combination of flags prints as its integer, as
+    Pinocchio's ``OP_FRAME | BODY`` does) and ``repr`` the qualified name
+    ``pinref.ReferenceFrame.WORLD`` (Pinocchio's: ``pinocchio.pinocchio_pywrap_default...``)."""
+
+    def __str__(self):
+        return self.name if self.name is not None and "|" not in self.name else str(int(self))
+
+    def __repr__(self):
+        return f"pinref.{cls.__name__}.{self}"
+
+    cls.__str__, cls.__repr__ = __str__, __repr__
+    return cls
+
+
+@pin_printed
 class FrameType(enum.IntFlag):
     """``pinocchio::FrameType``; the values are bit masks, as in Pinocchio."""
 
@@ -16,6 +35,7 @@ class FrameType(enum.IntFlag):
     SENSOR = 16
 
 
+OP_FRAME, JOINT, FIXED_JOINT, BODY, SENSOR = FrameType  # pin.OP_FRAME, ... at module level
 ALL_FRAME_TYPES = (FrameType.OP_FRAME | FrameType.JOINT | FrameType.FIXED_JOINT
                    | FrameType.BODY | FrameType.SENSOR)
 
@@ -45,6 +65,48 @@ class Frame:
         self.type = FrameType(rest[1])
         self.inertia = rest[2] if len(rest) == 3 else Inertia.Zero()
 
-    def __repr__(self):
-        return (f"Frame(name={self.name!r}, parentJoint={self.parentJoint}, "
-                f"parentFrame={self.parentFrame}, type={self.type!r})")
+    @property
+    def parent(self):
+        """Deprecated alias of ``parentJoint`` (Pinocchio 3.8 warns the same way)."""
+        warnings.warn("Deprecated member. Use Frame.parentJoint instead.", UserWarning,
+                      stacklevel=2)
+        return self.parentJoint
+
+    @parent.setter
+    def parent(self, value):
+        warnings.warn("Deprecated member. Use Frame.parentJoint instead.", UserWarning,
+                      stacklevel=2)
+        self.parentJoint = int(value)
+
+    @property
+    def previousFrame(self):
+        """Deprecated alias of ``parentFrame`` (Pinocchio 3.8 warns the same way)."""
+        warnings.warn("Deprecated member. Use Frame.parentFrame instead.", UserWarning,
+                      stacklevel=2)
+        return self.parentFrame
+
+    @previousFrame.setter
+    def previousFrame(self, value):
+        warnings.warn("Deprecated member. Use Frame.parentFrame instead.", UserWarning,
+                      stacklevel=2)
+        self.parentFrame = int(value)
+
+    def __eq__(self, other):
+        """Name, type, parents, placement and inertia equal (``FrameTpl::operator==``)."""
+        from .model import same_fields
+
+        return isinstance(other, Frame) and same_fields(self, other)
+
+    __hash__ = None
+
+    def copy(self):
+        return copy.deepcopy(self)
+
+    def __str__(self):
+        """As Pinocchio prints a Frame (``operator<<``)."""
+        return (f"Frame name: {self.name} paired to (parent joint/ parent frame)"
+                f"({self.parentJoint}/{self.parentFrame})\n"
+                f"with relative placement wrt parent joint:\n{self.placement}"
+                f"containing inertia:\n{self.inertia}\n")
+
+    __repr__ = __str__

@@ -4,13 +4,16 @@ Joint 0 is the universe. ``addJoint`` assigns ``idx_q``/``idx_v`` in insertion o
 parent always has a lower index than its children; the algorithms rely on that.
 """
 
+import copy
+
 import numpy as np
 
-from ..errors import ModelError, NotNormalizedError, ShapeError, UnsupportedError
+from ..errors import ArgumentTypeError, ModelError, ShapeError, UnsupportedError
 from ..joints.base import JointModel
 from ..joints.liegroup import UNIT_NORM_TOLERANCE
 from ..spatial import SE3, Inertia, Motion
-from ..spatial._kernels import as_array
+from ..spatial._kernels import as_array, type_name, unit_norm_error
+from .containers import StdMap_String_VectorXd
 from .frame import ALL_FRAME_TYPES, Frame, FrameType
 
 _DOUBLE_MAX = np.finfo(float).max
@@ -27,6 +30,70 @@ class _Universe(JointModel):
         return "universe"
 
 
+def real_array(x, name):
+    """``x`` as a float64 array (no copy when it already is one).
+
+    ShapeError for a ragged nested list; ArgumentTypeError for complex numbers (NumPy would drop
+    the imaginary part), None, strings and other objects that are not numbers (Pinocchio's
+    binding raises a TypeError for those)."""
+    try:
+        a = np.asarray(x)
+    except ValueError:
+        raise ShapeError(f"{name}: expected an array of real numbers, got "
+                         f"{_describe(x)}") from None
+    if np.iscomplexobj(a):
+        raise ArgumentTypeError(f"{name}: expected real numbers, got complex ones; pass x.real "
+                                "if the imaginary part is meant to be dropped")
+    if a.dtype.kind not in "biuf":
+        raise ArgumentTypeError(f"{name}: expected an array of real numbers, got "
+                                f"{_describe(x)}")
+    return a.astype(float, copy=False)
+
+
+def _describe(x):
+    """A short description of a bad argument (a ragged list is described by its row lengths)."""
+    if isinstance(x, (list, tuple)) and all(isinstance(r, (list, tuple)) for r in x):
+        return f"a ragged {type(x).__name__} of rows of lengths {[len(r) for r in x]}"
+    text = repr(x)
+    return f"{type(x).__name__} {text[:80]}{'...' if len(text) > 80 else ''}"
+
+
+class _VectorField:
+    """A per-dof vector of Model (``armature``, ``lowerPositionLimit``, ...): ``size`` names
+    the Model attribute holding its length (``"nq"`` or ``"nv"``).
+
+    Assignment coerces as Pinocchio's Eigen binding does: a column ``(n, 1)`` is stored as
+    ``(n,)``, always as a float64 copy. A wrong size raises ShapeError at the assignment, naming
+    the field (Pinocchio 3.8.0 stores it and fails later, or reads out of bounds); complex
+    numbers raise ArgumentTypeError. Reading gives the stored array, so ``model.armature[0] = 1``
+    changes the model, as in Pinocchio.
+    """
+
+    def __init__(self, size):
+        self.size = size
+
+    def __set_name__(self, owner, name):
+        self.name, self.slot = name, "_" + name
+
+    def __get__(self, model, owner=None):
+        return self if model is None else model.__dict__[self.slot]
+
+    def __set__(self, model, value):
+        n = getattr(model, self.size)
+        a = real_array(value, f"model.{self.name}")
+        if a.shape == (n, 1):
+            a = a[:, 0]
+        if a.shape != (n,):
+            raise ShapeError(f"model.{self.name}: expected {n} numbers (model.{self.size}), as "
+                             f"an array of shape ({n},) or ({n}, 1), got shape {a.shape}")
+        model.__dict__[self.slot] = a.copy()
+
+
+_NQ_FIELDS = ("lowerPositionLimit", "upperPositionLimit")
+_NV_FIELDS = ("effortLimit", "velocityLimit", "friction", "damping", "armature",
+              "rotorInertia", "rotorGearRatio")
+
+
 class Model:
     """Pinocchio's ``Model``: topology, placements, inertias, limits and gravity.
 
@@ -35,8 +102,21 @@ class Model:
     ``nqs``, ``nvs``, ``armature``, ``friction``, ``damping``, ``rotorInertia``,
     ``rotorGearRatio``, ``gravity``, ``frames``, ``lowerPositionLimit``,
     ``upperPositionLimit``, ``velocityLimit``, ``effortLimit``, ``nq``, ``nv``, ``njoints``,
-    ``nbodies``, ``nframes``. The model is never batched.
+    ``nbodies``, ``nframes``, ``referenceConfigurations``. The model is never batched.
+
+    The per-dof vectors coerce and check on assignment (``_VectorField``); ``gravity`` takes
+    one pinref Motion.
     """
+
+    lowerPositionLimit = _VectorField("nq")
+    upperPositionLimit = _VectorField("nq")
+    effortLimit = _VectorField("nv")
+    velocityLimit = _VectorField("nv")
+    friction = _VectorField("nv")
+    damping = _VectorField("nv")
+    armature = _VectorField("nv")
+    rotorInertia = _VectorField("nv")
+    rotorGearRatio = _VectorField("nv")
 
     def __init__(self):
         self.name = ""
@@ -52,21 +132,63 @@ class Model:
         self.nq = self.nv = 0
         self.njoints = 1
         self.nbodies = 1
-        self.armature = np.zeros(0)
-        self.friction = np.zeros(0)
-        self.damping = np.zeros(0)
-        self.rotorInertia = np.zeros(0)
-        self.rotorGearRatio = np.zeros(0)
-        self.effortLimit = np.zeros(0)
-        self.velocityLimit = np.zeros(0)
-        self.lowerPositionLimit = np.zeros(0)
-        self.upperPositionLimit = np.zeros(0)
+        for name in _NQ_FIELDS + _NV_FIELDS:
+            self.__dict__["_" + name] = np.zeros(0)
         self.gravity = Motion(np.array([0.0, 0.0, -9.81]), np.zeros(3))
         self.frames = [Frame("universe", 0, 0, SE3.Identity(), FrameType.FIXED_JOINT)]
+        self.referenceConfigurations = StdMap_String_VectorXd()
+
+    @property
+    def referenceConfigurations(self):
+        """Named configurations, name -> q of shape (nq,) (``Model::referenceConfigurations``,
+        a ``StdMap_String_VectorXd``; the URDF/SRDF loaders of Pinocchio fill it, pinref's
+        loaders leave it empty)."""
+        return self._reference_configurations
+
+    @referenceConfigurations.setter
+    def referenceConfigurations(self, value):
+        self._reference_configurations = StdMap_String_VectorXd(value, self.nq)
+
+    @property
+    def gravity(self):
+        """The gravity acceleration, one Motion (default linear (0, 0, -9.81), angular 0)."""
+        return self._gravity
+
+    @gravity.setter
+    def gravity(self, value):
+        if not isinstance(value, Motion) or value.shape != ():
+            raise ArgumentTypeError(
+                f"model.gravity: expected one pinref.Motion, got {type_name(value)}"
+                f"{' of batch shape ' + str(value.shape) if isinstance(value, Motion) else ''}"
+                " (Pinocchio raises too); write model.gravity = pinref.Motion(linear, angular), "
+                "e.g. pinref.Motion(np.array([0, 0, -9.81]), np.zeros(3))")
+        self._gravity = value.copy()
 
     @property
     def nframes(self):
         return len(self.frames)
+
+    def __eq__(self, other):
+        """Every field equal, numbers exactly (``ModelTpl::operator==``)."""
+        return isinstance(other, Model) and same_fields(self, other)
+
+    __hash__ = None
+
+    def __str__(self):
+        """As Pinocchio prints a Model (``operator<<``): sizes, then each joint's parent."""
+        lines = [f"Nb joints = {self.njoints} (nq={self.nq},nv={self.nv})"]
+        lines += [f"  Joint {i} {self.names[i]}: parent={self.parents[i]}"
+                  for i in range(self.njoints)]
+        return "\n".join(lines) + "\n"
+
+    __repr__ = __str__
+
+    def copy(self):
+        """A deep copy (``Model.copy()`` of Pinocchio's binding; ``copy.copy`` is deep too)."""
+        return copy.deepcopy(self)
+
+    def __copy__(self):
+        return copy.deepcopy(self)
 
     # --- building -----------------------------------------------------------------------
 
@@ -80,7 +202,7 @@ class Model:
         """
         if not isinstance(joint_model, JointModel) or isinstance(joint_model, _Universe):
             raise UnsupportedError(
-                f"addJoint({joint_name!r}): {type(joint_model).__name__} is not a pinref joint "
+                f"addJoint({joint_name!r}): {type_name(joint_model)} is not a pinref joint "
                 "model (mimic and composite joints are not supported)")
         if not 0 <= int(parent_id) < self.njoints:
             raise ModelError(f"addJoint({joint_name!r}): parent id {parent_id} is not a joint of "
@@ -93,7 +215,7 @@ class Model:
         def vec(x, n, default, what):
             if x is None:
                 return np.full(n, default)
-            a = np.array(x, dtype=float).reshape(-1)
+            a = real_array(x, f"addJoint({joint_name!r}): {what}").reshape(-1)
             if a.shape != (n,) or np.isnan(a).any():
                 raise ShapeError(f"addJoint({joint_name!r}): {what} must hold {n} numbers (+-inf "
                                  f"allowed, NaN not), got {x!r}")
@@ -120,15 +242,11 @@ class Model:
         self.nvs.append(nv)
         self.nq += nq
         self.nv += nv
-        self.effortLimit = np.concatenate((self.effortLimit, limits[0]))
-        self.velocityLimit = np.concatenate((self.velocityLimit, limits[1]))
-        self.lowerPositionLimit = np.concatenate((self.lowerPositionLimit, limits[2]))
-        self.upperPositionLimit = np.concatenate((self.upperPositionLimit, limits[3]))
-        self.friction = np.concatenate((self.friction, limits[4]))
-        self.damping = np.concatenate((self.damping, limits[5]))
-        self.armature = np.concatenate((self.armature, np.zeros(nv)))
-        self.rotorInertia = np.concatenate((self.rotorInertia, np.zeros(nv)))
-        self.rotorGearRatio = np.concatenate((self.rotorGearRatio, np.ones(nv)))
+        for name, extra in zip(("effortLimit", "velocityLimit", "lowerPositionLimit",
+                                "upperPositionLimit", "friction", "damping", "armature",
+                                "rotorInertia", "rotorGearRatio"),
+                               limits + (np.zeros(nv), np.zeros(nv), np.ones(nv))):
+            self.__dict__["_" + name] = np.concatenate((self.__dict__["_" + name], extra))
         self.subtrees.append([joint_id])
         ancestor = self.parents[joint_id]
         while ancestor > 0:
@@ -136,6 +254,7 @@ class Model:
             ancestor = self.parents[ancestor]
         self.subtrees[0].append(joint_id)
         self.supports.append(self.supports[parent_id] + [joint_id])
+        self._reference_configurations.size = self.nq
         return joint_id
 
     def appendBodyToJoint(self, joint_id, body_inertia, body_placement=None):
@@ -218,6 +337,13 @@ class Model:
     def existBodyName(self, name):
         return self.existFrame(name, FrameType.BODY)
 
+    def structure(self):
+        """What a Data depends on: sizes, parents and joint types. A Data created for a model
+        of another structure is refused (``DataModelMismatchError``), as Pinocchio refuses it.
+        Placements, inertias, limits and frames may change after ``createData``."""
+        return (self.nq, self.nv, self.njoints, tuple(self.parents),
+                tuple(type(j) for j in self.joints))
+
     def createData(self):
         """``Data(self)``."""
         from .data import Data
@@ -245,11 +371,19 @@ class Model:
                     "after its parent and before the next sibling subtree of an ancestor)")
 
     def check_vector(self, x, name, size):
-        """``x`` as a float array of trailing size ``size``, finite (ShapeError, NonFiniteError)."""
-        a = as_array(x, name, (size,)) if np.ndim(x) >= 1 else None
-        if a is None:
+        """``x`` as a float array of trailing size ``size``, finite (ShapeError, NonFiniteError,
+        ArgumentTypeError for complex numbers).
+
+        A 2-D ``(size, 1)`` array is one column vector, read as ``(size,)`` (Pinocchio's Eigen
+        vectors take both); any other ``(..., size)`` is a batch (docs/algorithms.md, "Column
+        vectors and batches": with ``size == 1``, ``(1, 1)`` is that column vector).
+        """
+        a = real_array(x, name)
+        if a.shape == (size, 1):
+            a = a[:, 0]
+        if a.ndim == 0:
             raise ShapeError(f"{name}: expected shape (..., {size}), got a scalar")
-        return a
+        return as_array(a, name, (size,))
 
     def check_configuration(self, q, name="q"):
         """``q`` checked for size, finiteness and unit quaternions / (cos, sin) pairs.
@@ -266,12 +400,46 @@ class Model:
             seg = q[..., jmodel.idx_q + unit.start:jmodel.idx_q + unit.stop]
             norm = np.sqrt(np.sum(seg * seg, axis=-1))
             if np.any(np.abs(norm - 1.0) > UNIT_NORM_TOLERANCE):
-                raise NotNormalizedError(
-                    f"{name}: joint {self.names[jmodel.id]!r} ({jmodel.shortname()}) has a "
-                    f"{'quaternion' if unit.stop - unit.start == 4 else '(cos, sin) pair'} of "
-                    f"norm {np.max(np.abs(norm - 1.0)) + 1:.12g} (tolerance "
-                    f"{UNIT_NORM_TOLERANCE:g}); call pinref.normalize(model, q) first")
+                kind = "quaternion" if unit.stop - unit.start == 4 else "(cos, sin) pair"
+                raise unit_norm_error(
+                    f"{name}: joint {self.names[jmodel.id]!r} ({jmodel.shortname()})", kind, norm,
+                    UNIT_NORM_TOLERANCE, "call pinref.normalize(model, q) first")
         return q
+
+
+def same_fields(a, b):
+    """``a`` and ``b`` (two Models or two Datas) hold equal fields, numbers exactly."""
+    return _same(_plain(vars(a)), _plain(vars(b)))
+
+
+def _plain(x):
+    """``x`` as nested lists, tuples and dicts of arrays, numbers, strings and types."""
+    if isinstance(x, (list, tuple)):
+        return [_plain(y) for y in x]
+    if isinstance(x, dict):
+        return {k: _plain(y) for k, y in x.items()}
+    if isinstance(x, SE3):
+        return ("SE3", x.rotation, x.translation)
+    if isinstance(x, Inertia):
+        return ("Inertia", np.asarray(x.mass), x.lever, x.inertia)
+    if hasattr(x, "vector"):
+        return (type(x), x.vector)
+    if hasattr(x, "plain_fields"):   # values computed on access (a grouped joint's data)
+        return (type(x), _plain(x.plain_fields()))
+    if hasattr(x, "__dict__") and not isinstance(x, type):
+        return (type(x), _plain(vars(x)))
+    return x
+
+
+def _same(a, b):
+    """Exact equality of nested tuples, lists and dicts of numbers, strings, types and arrays."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.shape(a) == np.shape(b) and np.array_equal(a, b)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return a == b
 
 
 def _copy_joint(jmodel):

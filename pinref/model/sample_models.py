@@ -3,12 +3,15 @@
 ``buildSampleModelManipulator`` and ``buildSampleModelHumanoid`` reproduce
 multibody/sample-models.hxx (``buildModels::manipulator`` and ``buildModels::humanoid``) of
 Pinocchio 3.8.0 name for name, placement for placement, inertia for inertia, frame for frame.
+``buildSampleModelHumanoidRandom`` has the tree, names, frames and limit pattern of
+``buildModels::humanoidRandom``, with random numbers from NumPy.
 """
 
 import math
 
 import numpy as np
 
+from ..errors import UnsupportedError
 from ..joints import JointModelFreeFlyer, JointModelRX, JointModelRY, JointModelRZ
 from ..spatial import SE3, Inertia
 from .model import Model
@@ -75,23 +78,31 @@ def _add_manipulator(model, root_joint_idx=0, Mroot=None, pre=""):
     model.effortLimit[v:v + 6] = _TAUMAX
 
 
-def buildSampleModelManipulator():
-    """Pinocchio's 6-dof sample arm (``pin.buildSampleModelManipulator()``), nq = nv = 6."""
+def buildSampleModelManipulator(mimic=False):
+    """Pinocchio's 6-dof sample arm (``pin.buildSampleModelManipulator()``), nq = nv = 6.
+
+    ``mimic=True`` (Pinocchio's last joint is then ``wrist1_mimic_joint``, mimicking
+    ``wrist1_joint``) raises UnsupportedError: pinref has no mimic joint."""
+    if mimic:
+        raise UnsupportedError(
+            "buildSampleModelManipulator(mimic=True): the last joint would be "
+            "wrist1_mimic_joint, a JointModelMimic of wrist1_joint, and pinref has no mimic "
+            "joint; use mimic=False")
     model = Model()
     _add_manipulator(model)
     return model
 
 
-def buildSampleModelHumanoid(usingFF=True):
+def buildSampleModelHumanoid(using_free_flyer=True):
     """Pinocchio's sample humanoid (``pin.buildSampleModelHumanoid()``): a free-flyer
     ``root_joint``, two legs and two arms (the manipulator) and a chest and head; nq = 35,
-    nv = 34, njoints = 30. Only ``usingFF=True`` is available (the other root is a composite
-    joint, which pinref does not have)."""
-    if not usingFF:
-        from ..errors import UnsupportedError
-
-        raise UnsupportedError("buildSampleModelHumanoid(usingFF=False) needs a composite joint, "
-                               "which pinref does not implement; use usingFF=True")
+    nv = 34, njoints = 30. Only ``using_free_flyer=True`` is available (the other root is a
+    composite joint, which pinref does not have)."""
+    if not using_free_flyer:
+        raise UnsupportedError(
+            "buildSampleModelHumanoid(using_free_flyer=False): Pinocchio's root_joint is then a "
+            "JointModelComposite (JointModelTranslation + JointModelSphericalZYX), and pinref "
+            "has no composite joint; use using_free_flyer=True")
     model = Model()
     I4 = SE3.Identity()
     ff = model.addJoint(0, JointModelFreeFlyer(), I4, "root_joint")
@@ -120,6 +131,64 @@ def buildSampleModelHumanoid(usingFF=True):
             chest = idx
     _add_manipulator(model, chest, SE3(flip, np.array([0.0, -0.3, 1.0])), "rarm_")
     _add_manipulator(model, chest, SE3(flip, np.array([0.0, 0.3, 1.0])), "larm_")
+    return model
+
+
+_HUMANOID_RANDOM_LIMBS = (
+    ("lleg", "root_joint", "XYZYYX"), ("rleg", "root_joint", "XYZYYX"),
+    ("torso", "root_joint", "YZ"), ("rarm", "chest_joint", "XYZYYX"),
+    ("larm", "chest_joint", "XYZYYX"))
+
+
+def _add_random_joint_and_body(model, joint, parent_name, name, placement):
+    """``details::addJointAndBody`` with random limits: effort and velocity limits uniform in
+    [0, 2], lower position limits in [-2, 0], upper ones in [0, 2], a random body; numbers from
+    NumPy's global generator (``np.random.seed`` makes them repeatable)."""
+    nq, nv = joint.nq, joint.nv
+    rng = np.random
+    idx = model.addJoint(model.getJointId(parent_name), joint, placement, name + "_joint",
+                         rng.uniform(-1.0, 1.0, nv) + 1.0, rng.uniform(-1.0, 1.0, nv) + 1.0,
+                         rng.uniform(-1.0, 1.0, nq) - 1.0, rng.uniform(-1.0, 1.0, nq) + 1.0)
+    model.addJointFrame(idx, -1)
+    model.appendBodyToJoint(idx, Inertia.Random(rng=rng), SE3.Identity())
+    model.addBodyFrame(name + "_body", idx)
+    return idx
+
+
+def buildSampleModelHumanoidRandom(using_free_flyer=True, mimic=False):
+    """Pinocchio's random humanoid (``pin.buildSampleModelHumanoidRandom``,
+    ``buildModels::humanoidRandom``): a free-flyer ``root_joint`` carrying two 6-dof legs
+    (``lleg1..6``, ``rleg1..6``: RX RY RZ RY RY RX) and a torso (``torso1`` RY, ``chest`` RZ)
+    with two 6-dof arms; nq = 33, nv = 32, njoints = 28, nframes = 55. A JOINT and a BODY frame
+    per joint. The structure is Pinocchio's; the placements (except the root's identity), the
+    inertias and the limits are random, drawn from NumPy's global generator (Pinocchio draws
+    them from Eigen's ``Random``, so the values differ). The quaternion's limits are [-1, 1].
+
+    ``using_free_flyer=False`` (Pinocchio's root is then a ``JointModelComposite`` of a
+    ``JointModelTranslation`` and a ``JointModelSphericalZYX``) and ``mimic=True`` (``larm6``
+    mimics ``larm5``) raise UnsupportedError: pinref has neither composite nor mimic joints.
+    """
+    if not using_free_flyer:
+        raise UnsupportedError(
+            "buildSampleModelHumanoidRandom(using_free_flyer=False): Pinocchio's root_joint is "
+            "then a JointModelComposite (JointModelTranslation + JointModelSphericalZYX), and "
+            "pinref has no composite joint; use using_free_flyer=True (a JointModelFreeFlyer "
+            "root)")
+    if mimic:
+        raise UnsupportedError(
+            "buildSampleModelHumanoidRandom(mimic=True): larm6_joint would be a JointModelMimic "
+            "of larm5_joint, and pinref has no mimic joint; use mimic=False")
+    axes = {"X": JointModelRX, "Y": JointModelRY, "Z": JointModelRZ}
+    model = Model()
+    _add_random_joint_and_body(model, JointModelFreeFlyer(), "universe", "root", SE3.Identity())
+    model.lowerPositionLimit[3:7] = -1.0
+    model.upperPositionLimit[3:7] = 1.0
+    for limb, parent_name, joint_axes in _HUMANOID_RANDOM_LIMBS:
+        for k, axis in enumerate(joint_axes):
+            name = "chest" if limb == "torso" and k == 1 else f"{limb}{k + 1}"
+            _add_random_joint_and_body(model, axes[axis](), parent_name, name,
+                                       SE3.Random(rng=np.random))
+            parent_name = name + "_joint"
     return model
 
 

@@ -168,6 +168,10 @@ class JointRows:
         self.fields = {}
         self.stamps = {}
 
+    def plain_fields(self):
+        """Nothing to compare: ``data.joints`` shows these values (Data equality)."""
+        return {}
+
     def write(self, **fields):
         stamp = next(_CLOCK)
         for name, value in fields.items():
@@ -202,6 +206,11 @@ class RowJointData(JointData):
         self._shortname = jdata._shortname
         for name in self.FIELDS:
             setattr(self, name, getattr(jdata, name))
+
+    def plain_fields(self):
+        """The fields' values (what two joint data are compared by)."""
+        return {"shortname": self._shortname, **{name: getattr(self, name)
+                                                 for name in self.FIELDS}}
 
 
 for _name in RowJointData.FIELDS:

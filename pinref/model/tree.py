@@ -13,8 +13,12 @@ parent appears twice in a round.
 
 The model's constants in row order (``inertia_matrix``, the joint placements) are built here
 once; ``tree(model)`` rebuilds them when a joint, an inertia or a placement of the model has
-been replaced since (armature and gravity are read at each call).
+been replaced since (armature and gravity are read at each call). The Tree is kept beside the
+model (by a weak reference), not in it, so copies, pickles and comparisons of a Model do not
+see it.
 """
+
+import weakref
 
 import numpy as np
 
@@ -191,11 +195,16 @@ def _fingerprint(model):
             tuple(map(id, model.jointPlacements)))
 
 
+_TREES = {}   # id(model) -> (weak reference to the model, its Tree): not a field of the Model
+
+
 def tree(model):
     """The model's Tree, built on first use and again after the model's joints, inertias or
     placements were replaced or extended."""
-    cached = model.__dict__.get("_tree")
-    if cached is None or cached.key != _fingerprint(model):
-        cached = Tree(model)
-        model.__dict__["_tree"] = cached
-    return cached
+    entry = _TREES.get(id(model))
+    if entry is not None and entry[0]() is model and entry[1].key == _fingerprint(model):
+        return entry[1]
+    built = Tree(model)
+    key = id(model)
+    _TREES[key] = (weakref.ref(model, lambda _: _TREES.pop(key, None)), built)
+    return built

@@ -43,27 +43,30 @@ opened (mesh and ``package://`` paths are never read).
 
 import math
 import os
+import stat
+import sys
+import warnings
 from xml.parsers import expat
 
 import numpy as np
 
-from ..errors import UnsupportedError, URDFError
+from ..errors import InertiaError, InertiaWarning, UnsupportedError, URDFError
 from ..joints import (JointModel, JointModelFreeFlyer, JointModelPlanar,
                       JointModelPrismaticUnaligned, JointModelPX, JointModelPY, JointModelPZ,
                       JointModelRevoluteUnaligned, JointModelRevoluteUnboundedUnaligned,
                       JointModelRUBX, JointModelRUBY, JointModelRUBZ, JointModelRX, JointModelRY,
                       JointModelRZ)
 from ..spatial import SE3, Inertia
+from ..spatial._kernels import type_name
+from ..spatial.physical import inertia_problems
 from .frame import Frame, FrameType
+from .geometry import (DEFAULT_COLOR, Box, Capsule, Convex, Cylinder, GeometryModel,
+                       GeometryObject, GeometryType, Mesh, Sphere)
 from .model import Model
 
 UNIT_BOUND = 1.01
 """Pinocchio's configuration bound on each entry of a (cos, sin) pair or a quaternion of a
 joint read from a URDF (continuous, planar and floating joints)."""
-
-TRIANGLE_TOLERANCE = 1e-6
-"""A link's principal moments a <= b <= c are refused when a + b < c (1 - TRIANGLE_TOLERANCE):
-no rigid body has them. The slack lets a flat plate (c = a + b) printed to 6 digits through."""
 
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
 
@@ -77,12 +80,17 @@ _AXIS_JOINTS = {
 _UNIT_AXES = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 _IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 _ZERO3 = (0.0, 0.0, 0.0)
+_NORMAL_MIN = sys.float_info.min
 _INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 # --- public entry points -----------------------------------------------------------------
 
 
-def buildModelFromUrdf(filename, root_joint=None, root_joint_name="root_joint", mimic=False):
+def buildModelFromUrdf(filename, *args, root_joint=None, root_joint_name="root_joint",
+                       model=None, mimic=False, strict=False):
     """The Model of the URDF file ``filename``, equal to ``pinocchio.buildModelFromUrdf``'s.
+
+    ``buildModelFromUrdf(filename[, root_joint[, root_joint_name]][, model][, mimic])``:
+    the positional arguments of Pinocchio's overloads, or the keywords below.
 
     Parameters
     ----------
@@ -94,10 +102,16 @@ def buildModelFromUrdf(filename, root_joint=None, root_joint_name="root_joint", 
         ``model.inertias[0]``.
     root_joint_name : str
         The root joint's name (Pinocchio's default ``"root_joint"``).
+    model : Model, optional
+        Built into and returned (Pinocchio's "append to a given model"); a new one by default.
     mimic : bool
         Pinocchio's flag. False (the default): a ``<mimic>`` tag is ignored and the joint is an
         ordinary one, as in Pinocchio. True: a mimic joint raises UnsupportedError (pinref has
         no mimic joint).
+    strict : bool
+        False (the default, as Pinocchio): links whose inertia no rigid body has (a negative
+        principal moment, the triangle inequality broken; ``pinref.spatial.physical``) are
+        loaded, and one InertiaWarning lists them all. True: they raise InertiaError instead.
 
     Returns
     -------
@@ -108,44 +122,112 @@ def buildModelFromUrdf(filename, root_joint=None, root_joint_name="root_joint", 
     URDFError
         The file cannot be read, is not well-formed XML, declares an entity, or does not
         describe a valid URDF tree. The message names the element and its line.
+    InertiaError
+        With ``strict=True``: the links whose inertia no rigid body has, every one of them.
 
     Mirrors ``pinocchio::urdf::buildModel`` (parsers/urdf/model.hxx), Pinocchio 3.8.0.
     """
-    path = os.fspath(filename)
-    try:
-        with open(path, "rb") as stream:
-            data = stream.read()
-    except OSError as error:
-        raise URDFError(f"cannot read the URDF file {path!r}: {error.strerror}") from None
-    return _build(data, path, root_joint, root_joint_name, mimic)
+    path = _path(filename)
+    options = _overload("buildModelFromUrdf", args, root_joint, root_joint_name, model, mimic)
+    return _build(_read_file(path), path, *options, strict)
 
 
-def buildModelFromXML(xml_string, root_joint=None, root_joint_name="root_joint", mimic=False):
+def buildModelFromXML(xml_string, *args, root_joint=None, root_joint_name="root_joint",
+                      model=None, mimic=False, strict=False):
     """The Model of the URDF text ``xml_string`` (str or bytes), equal to
     ``pinocchio.buildModelFromXML``'s. Arguments and errors as ``buildModelFromUrdf``'s."""
     if not isinstance(xml_string, (str, bytes)):
         raise URDFError(f"buildModelFromXML: expected the URDF text (str or bytes), got "
                         f"{type(xml_string).__name__}; buildModelFromUrdf reads a file")
-    return _build(xml_string, "URDF string", root_joint, root_joint_name, mimic)
+    options = _overload("buildModelFromXML", args, root_joint, root_joint_name, model, mimic)
+    return _build(xml_string, "URDF string", *options, strict)
 
 
-def _build(data, source, root_joint, root_joint_name, mimic):
-    """parseRootTree: read the robot, then add the root and walk the tree depth first."""
+def _overload(function, args, root_joint, root_joint_name, model, mimic):
+    """``(root_joint, root_joint_name, model, mimic)`` from Pinocchio's positional overloads
+    ``[root_joint [, root_joint_name]] [, model] [, mimic]`` and the keywords."""
+    rest = list(args)
+    if rest and not isinstance(rest[0], (str, bool, Model)):
+        root_joint = rest.pop(0)
+        if rest and isinstance(rest[0], str):
+            root_joint_name = rest.pop(0)
+    if rest and isinstance(rest[0], Model):
+        model = rest.pop(0)
+    if rest and isinstance(rest[0], bool):
+        mimic = rest.pop(0)
+    if rest:
+        raise URDFError(f"{function}: unexpected argument {rest[0]!r}; the arguments after the "
+                        "file are [root_joint [, root_joint_name]] [, model] [, mimic]")
+    return root_joint, root_joint_name, model, mimic
+
+
+def link_inertia_problems(filename):
+    """``[(link name, line, problem)]``: the links of the URDF file ``filename`` whose inertia
+    no rigid body has, the list buildModelFromUrdf's InertiaWarning gives (``pinref check``'s
+    model-consistency group reads it for a model loaded from a URDF)."""
+    path = _path(filename)
+    reader = _Reader(path)
+    reader.robot(_parse_xml(_read_file(path), path))
+    return [(link.attrib["name"], link.line, problem)
+            for link, problem in reader.inertia_problems]
+
+
+def _path(filename):
+    """``filename`` as a str path, or URDFError naming what is wrong with it."""
+    try:
+        path = os.fspath(filename)
+    except TypeError:
+        raise URDFError(f"buildModelFromUrdf: the file name must be a str or os.PathLike, not "
+                        f"{type(filename).__name__}; buildModelFromXML reads URDF text") from None
+    if isinstance(path, bytes):
+        path = os.fsdecode(path)
+    if "\0" in path:
+        raise URDFError(f"buildModelFromUrdf: the file name {path!r} holds a NUL byte, which no "
+                        "file name can; pass the path without it")
+    return path
+
+
+def _read_file(path):
+    """The bytes of the regular file ``path``. It is opened without blocking and checked to be
+    a regular file before anything is read, so a directory, a FIFO or a device (/dev/zero)
+    is refused at once instead of hanging or filling the memory."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise URDFError(f"cannot read the URDF file {path!r}: {error.strerror}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise URDFError(f"cannot read the URDF file {path!r}: it is not a regular file (a "
+                            "directory, FIFO or device); pass the path of a .urdf file")
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as error:
+        raise URDFError(f"cannot read the URDF file {path!r}: {error.strerror}") from None
+    finally:
+        os.close(fd)
+
+
+def _build(data, source, root_joint, root_joint_name, model, mimic, strict):
+    """parseRootTree: read the robot, then add the root and walk the tree depth first; the
+    links of non-physical inertia are reported after the build (raised before it if strict)."""
     if root_joint is not None and not isinstance(root_joint, JointModel):
         raise URDFError(f"root_joint must be a pinref joint model such as "
-                        f"pinref.JointModelFreeFlyer(), not {type(root_joint).__name__}")
+                        f"pinref.JointModelFreeFlyer(), not {type_name(root_joint)}")
     if root_joint is not None and not root_joint_name:
         raise URDFError("root_joint was given without a name: pass root_joint_name")
     reader = _Reader(source)
     name, links, joints = reader.robot(_parse_xml(data, source))
     root, children = _tree(reader, links, joints)
+    if strict and reader.inertia_problems:
+        raise InertiaError(reader.inertia_report("refused (strict=True)"))
     if root_joint is not None and root_joint_name in joints:
         raise reader.error(joints[root_joint_name].element, f"the name {root_joint_name!r} is "
                            "the root joint's; pass another root_joint_name")
 
-    model = Model()
-    model.name = name
-    body_frame = {root.name: _add_root(model, root, root_joint, root_joint_name)}
+    builder = _Builder(name, Model() if model is None else model)
+    body_frame = {root.name: builder.add_root(root, root_joint, root_joint_name)}
     stack = children[root.name][::-1]
     while stack:  # depth first, each link's joints in name order (parseTree's recursion)
         joint = stack.pop()
@@ -155,62 +237,237 @@ def _build(data, source, root_joint, root_joint_name, mimic):
                 "which pinref does not support; mimic=False loads it as an ordinary joint, as "
                 "Pinocchio does")
         link = links[joint.child]
-        if joint.type == "fixed":
-            body_frame[link.name] = _add_fixed_joint_and_body(model, body_frame[joint.parent],
-                                                              joint, link)
-        else:
-            body_frame[link.name] = _add_joint_and_body(model, body_frame[joint.parent], joint,
-                                                        link)
+        add = builder.add_fixed_joint_and_body if joint.type == "fixed" else \
+            builder.add_joint_and_body
+        body_frame[link.name] = add(body_frame[joint.parent], joint, link)
         stack.extend(children[link.name][::-1])
     if len(body_frame) < len(links):
         lost = [name for name in links if name not in body_frame]
         raise reader.error(links[lost[0]].element, f"the links {lost} cannot be reached from "
                            f"the root link {root.name!r}: their joints form a cycle")
-    return model
+    if reader.inertia_problems:
+        warnings.warn(reader.inertia_report("loaded as Pinocchio loads them; strict=True "
+                                            "refuses them"), InertiaWarning, stacklevel=3)
+    return builder.model
+
+
+def buildGeomFromUrdf(model, filename, geom_type, geometry_model=None, package_dirs=None,
+                      mesh_loader=None):
+    """The visual or collision geometry of the URDF file ``filename`` for ``model`` (its Model,
+    e.g. from buildModelFromUrdf), as ``pinocchio.buildGeomFromUrdf`` stores it.
+
+    Parameters
+    ----------
+    model : Model
+        Holds a BODY frame for each link (the geometry's parent frame).
+    filename : str or os.PathLike
+        The URDF file (meshes are located, never opened).
+    geom_type : GeometryType
+        ``GeometryType.VISUAL`` (each <visual>) or ``GeometryType.COLLISION`` (each
+        <collision>).
+    geometry_model : GeometryModel, optional
+        Appended to and returned; a new one by default.
+    package_dirs : str or list of str, optional
+        Where ``package://`` and relative mesh paths are searched, before the directories of
+        ``ROS_PACKAGE_PATH`` and ``AMENT_PREFIX_PATH``/share, as Pinocchio does.
+    mesh_loader : ignored (Pinocchio's coal mesh loader; pinref loads no mesh).
+
+    Returns
+    -------
+    GeometryModel
+        One GeometryObject per element, links in the model's depth-first order, named
+        ``<link>_<k>`` (k counts the link's visuals or collisions from 0).
+
+    Raises
+    ------
+    URDFError
+        Bad XML or URDF, a malformed <visual>/<collision>, a mesh that cannot be found, or a
+        link the model has no BODY frame for.
+
+    Mirrors ``pinocchio::urdf::buildGeom`` (parsers/urdf/geometry.hxx), Pinocchio 3.8.0.
+    """
+    if geom_type not in (GeometryType.VISUAL, GeometryType.COLLISION):
+        raise URDFError(f"buildGeomFromUrdf: geom_type must be pinref.GeometryType.VISUAL or "
+                        f"COLLISION, not {geom_type!r}")
+    path = _path(filename)
+    reader = _Reader(path)
+    root_element = _parse_xml(_read_file(path), path)
+    _, links, joints = reader.robot(root_element)
+    root, children = _tree(reader, links, joints)
+    materials = reader.materials(root_element, links)
+    dirs = _search_dirs(package_dirs)
+    body_frames = {}
+    for k, frame in enumerate(model.frames):
+        if frame.type == FrameType.BODY:
+            body_frames.setdefault(frame.name, k)
+    tag = "visual" if geom_type == GeometryType.VISUAL else "collision"
+    geometry_model = GeometryModel() if geometry_model is None else geometry_model
+    stack = [root]
+    while stack:  # parseTreeForGeom: depth first, each link's children in joint name order
+        link = stack.pop()
+        stack.extend(links[joint.child] for joint in children[link.name][::-1])
+        elements = link.element.all(tag)
+        if not elements:
+            continue
+        if link.name not in body_frames:
+            raise reader.error(link.element, "the model has no BODY frame of this link; pass "
+                               "the Model built from the same URDF")
+        frame_id = body_frames[link.name]
+        frame = model.frames[frame_id]
+        for k, element in enumerate(elements):
+            geometry_model.addGeometryObject(reader.geometry_object(
+                element, link, f"{link.name}_{k}", frame, frame_id, materials, dirs))
+    return geometry_model
+
+
+def buildModelsFromUrdf(filename, *args, **kwargs):
+    """``(model, collision_model, visual_model)`` of the URDF file ``filename``, as
+    ``pinocchio.buildModelsFromUrdf``: ``buildModelFromUrdf`` then ``buildGeomFromUrdf`` for
+    each of ``geometry_types`` (default [COLLISION, VISUAL]; a single type gives
+    ``(model, geometry_model)``).
+
+    Arguments, positional in this order or by keyword: ``package_dirs=None, root_joint=None,
+    verbose=False, meshLoader=None, geometry_types=None, mimic=False``; when the third
+    positional argument is a str, it is ``root_joint_name`` and the order is
+    ``package_dirs, root_joint, root_joint_name, verbose, ...`` (pinocchio.shortcuts' rule).
+    ``strict`` (keyword) is passed to buildModelFromUrdf. ``verbose`` and ``meshLoader`` are
+    accepted and ignored."""
+    keys = ["package_dirs", "root_joint", "verbose", "meshLoader", "geometry_types", "mimic"]
+    if len(args) >= 3 and isinstance(args[2], str):
+        keys.insert(2, "root_joint_name")
+    if len(args) > len(keys):
+        raise TypeError(f"buildModelsFromUrdf takes at most {len(keys)} arguments after the "
+                        f"file name, got {len(args)}")
+    for key, value in zip(keys, args):
+        if key in kwargs:
+            raise TypeError(f"buildModelsFromUrdf got multiple values for the argument {key!r}")
+        kwargs[key] = value
+    return _build_models(filename, **kwargs)
+
+
+def _build_models(filename, package_dirs=None, root_joint=None, root_joint_name=None,
+                  verbose=False, meshLoader=None, geometry_types=None, mimic=False, *,
+                  strict=False):
+    model = buildModelFromUrdf(filename, root_joint=root_joint,
+                               root_joint_name=root_joint_name or "root_joint", mimic=mimic,
+                               strict=strict)
+    if geometry_types is None:
+        geometry_types = [GeometryType.COLLISION, GeometryType.VISUAL]
+    elif not isinstance(geometry_types, (list, tuple)):
+        geometry_types = [geometry_types]
+    return (model, *(buildGeomFromUrdf(model, filename, kind, package_dirs=package_dirs)
+                     for kind in geometry_types))
+
+
+def _collision_checking(link, tag):
+    """The names listed as ``<collision_checking><tag name="..."/>`` in ``link``: Pinocchio
+    makes the cylinders named in <capsule> capsules of the same radius and length, and the
+    meshes named in <convex> their convex hulls."""
+    checking = link.first("collision_checking")
+    return set() if checking is None else {c.attrib.get("name") for c in checking.all(tag)}
+
+
+def _search_dirs(package_dirs):
+    """Pinocchio's hint directories: ``package_dirs`` (a str or a list), then
+    ``ROS_PACKAGE_PATH``'s directories, then ``AMENT_PREFIX_PATH``'s with /share appended."""
+    if package_dirs is None:
+        dirs = []
+    elif isinstance(package_dirs, (str, os.PathLike)):
+        dirs = [os.fspath(package_dirs)]
+    else:
+        dirs = [os.fspath(d) for d in package_dirs]
+    dirs += [d for d in os.environ.get("ROS_PACKAGE_PATH", "").split(os.pathsep) if d]
+    dirs += [d + "/share" for d in os.environ.get("AMENT_PREFIX_PATH", "").split(os.pathsep)
+             if d]
+    return dirs
+
+
+def _resource_path(name, dirs):
+    """Pinocchio's ``retrieveResourcePath``: ``package://p`` and ``model://p`` -> the first
+    ``dir + "/" + p`` that exists; ``file://p`` -> p; a relative path -> the first
+    ``dir + "/" + path`` that exists; an absolute path as it is; "" when nothing exists.
+    A scheme other than these raises URDFError. Only ``os.path.exists`` is asked."""
+    scheme, separator, rest = name.partition("://")
+    if separator:
+        if scheme == "file":
+            return rest
+        if scheme not in ("package", "model"):
+            raise URDFError(f"the resource {name!r} has the scheme {scheme!r}: only package://, "
+                            "model:// and file:// are handled (as in Pinocchio)")
+    elif os.path.isabs(name):
+        return name
+    else:
+        rest = name
+    return next((d + "/" + rest for d in dirs if os.path.exists(d + "/" + rest)), "")
 
 
 # --- the model (Pinocchio's UrdfVisitor) -----------------------------------------------------
 
 
-def _add_root(model, root, root_joint, root_joint_name):
-    """``addRootJoint``; returns the root link's BODY frame id."""
-    if root_joint is None:
-        universe = model.frames[0]
-        return model.addFrame(Frame(root.name, universe.parentJoint, 0, universe.placement.copy(),
-                                    FrameType.BODY, root.inertia))
-    joint_id = model.addJoint(0, root_joint, SE3.Identity(), root_joint_name)
-    joint_frame = model.addJointFrame(joint_id, 0)
-    return _append_body(model, joint_frame, root.inertia, root.name)
+class _Builder:
+    """Pinocchio's ``UrdfVisitor`` on a fresh Model. Its frames are added through ``add_frame``,
+    which is ``Model.addFrame`` (a frame of an existing name and type is not added again: its
+    id is returned) with an index of the (name, type) pairs instead of a scan of
+    ``model.frames``, so a load is linear in the number of links (docs/urdf.md, Speed)."""
 
+    def __init__(self, name, model):
+        self.model = model
+        self.model.name = name
+        self.frame_ids = {(f.name, f.type): k for k, f in enumerate(self.model.frames)}
 
-def _add_joint_and_body(model, parent_frame, joint, link):
-    """``addJointAndBody``: the joint, its JOINT frame and the link's body; the BODY frame id."""
-    frame = model.frames[parent_frame]
-    joint_id = model.addJoint(frame.parentJoint, _joint_model(joint),
-                              _compose(frame.placement, joint.origin), joint.name,
-                              *_joint_limits(joint))
-    joint_frame = model.addJointFrame(joint_id, parent_frame)
-    return _append_body(model, joint_frame, link.inertia, link.name)
+    def add_frame(self, frame):
+        """``model.addFrame(frame)``: the frame's id; its inertia joins its joint's body."""
+        key = (frame.name, frame.type)
+        if key not in self.frame_ids:
+            self.model.frames.append(frame)
+            self.model._append_inertia(frame.parentJoint,
+                                       frame.placement.act(frame.inertia))
+            self.frame_ids[key] = len(self.model.frames) - 1
+        return self.frame_ids[key]
 
+    def add_root(self, root, root_joint, root_joint_name):
+        """``addRootJoint``; returns the root link's BODY frame id."""
+        if root_joint is None:
+            universe = self.model.frames[0]
+            return self.add_frame(Frame(root.name, universe.parentJoint, 0,
+                                        universe.placement.copy(), FrameType.BODY, root.inertia))
+        joint_id = self.model.addJoint(0, root_joint, SE3.Identity(), root_joint_name)
+        return self.append_body(self.add_joint_frame(joint_id, 0), root.inertia, root.name)
 
-def _add_fixed_joint_and_body(model, parent_frame, joint, link):
-    """``addFixedJointAndBody``: a FIXED_JOINT frame carrying the link's inertia (addFrame adds
-    it to the parent joint's body) and the link's BODY frame; the BODY frame id."""
-    frame = model.frames[parent_frame]
-    placement = _compose(frame.placement, joint.origin)
-    fixed_frame = model.addFrame(Frame(joint.name, frame.parentJoint, parent_frame, placement,
-                                       FrameType.FIXED_JOINT, link.inertia))
-    return model.addBodyFrame(link.name, frame.parentJoint, placement.copy(), fixed_frame)
+    def add_joint_and_body(self, parent_frame, joint, link):
+        """``addJointAndBody``: the joint, its JOINT frame and the link's body; the BODY frame
+        id."""
+        frame = self.model.frames[parent_frame]
+        joint_id = self.model.addJoint(frame.parentJoint, _joint_model(joint),
+                                       _compose(frame.placement, joint.origin), joint.name,
+                                       *_joint_limits(joint))
+        return self.append_body(self.add_joint_frame(joint_id, parent_frame), link.inertia,
+                                link.name)
 
+    def add_fixed_joint_and_body(self, parent_frame, joint, link):
+        """``addFixedJointAndBody``: a FIXED_JOINT frame carrying the link's inertia (addFrame
+        adds it to the parent joint's body) and the link's BODY frame; the BODY frame id."""
+        frame = self.model.frames[parent_frame]
+        placement = _compose(frame.placement, joint.origin)
+        fixed_frame = self.add_frame(Frame(joint.name, frame.parentJoint, parent_frame,
+                                           placement, FrameType.FIXED_JOINT, link.inertia))
+        return self.add_frame(Frame(link.name, frame.parentJoint, fixed_frame,
+                                    placement.copy(), FrameType.BODY))
 
-def _append_body(model, joint_frame, Y, body_name):
-    """``UrdfVisitor::appendBodyToJoint`` (body placement = identity): Y joins the joint's body
-    unless it is exactly zero (``Y.isZero(0)``); then the BODY frame."""
-    frame = model.frames[joint_frame]
-    p = _compose(frame.placement, SE3.Identity())
-    if Y.mass != 0.0 or Y.lever.any() or Y.inertia.any():
-        model.appendBodyToJoint(frame.parentJoint, Y, p)
-    return model.addBodyFrame(body_name, frame.parentJoint, p, joint_frame)
+    def add_joint_frame(self, joint_id, parent_frame):
+        """``model.addJointFrame(joint_id, parent_frame)``."""
+        return self.add_frame(Frame(self.model.names[joint_id], joint_id, parent_frame,
+                                    SE3.Identity(), FrameType.JOINT))
+
+    def append_body(self, joint_frame, Y, body_name):
+        """``UrdfVisitor::appendBodyToJoint`` (body placement = identity): Y joins the joint's
+        body unless it is exactly zero (``Y.isZero(0)``); then the BODY frame."""
+        frame = self.model.frames[joint_frame]
+        p = _compose(frame.placement, SE3.Identity())
+        if Y.mass != 0.0 or Y.lever.any() or Y.inertia.any():
+            self.model.appendBodyToJoint(frame.parentJoint, Y, p)
+        return self.add_frame(Frame(body_name, frame.parentJoint, joint_frame, p,
+                                    FrameType.BODY))
 
 
 def _joint_model(joint):
@@ -223,9 +480,23 @@ def _joint_model(joint):
     for k, unit in enumerate(_UNIT_AXES):
         if _is_approx(joint.axis, unit):
             return classes[k]()
-    x, y, z = joint.axis
-    norm = math.sqrt(x * x + y * y + z * z)  # Eigen's normalized(): axis / sqrt(squaredNorm)
-    return classes[3](np.array([x / norm, y / norm, z / norm]))
+    return classes[3](np.array(_normalized(joint.axis)))
+
+
+def _normalized(axis):
+    """``axis / |axis|`` as Eigen's ``normalized()`` rounds it (axis / sqrt(squaredNorm)) where
+    the squared norm is a normal double; otherwise (an axis like 1e-200 or 1e200, whose square
+    under- or overflows, where Eigen returns the axis unchanged or zero) it is scaled by its
+    largest entry first, so the result is a unit vector."""
+    x, y, z = axis
+    norm2 = x * x + y * y + z * z
+    if _NORMAL_MIN <= norm2 < math.inf:
+        norm = math.sqrt(norm2)
+        return x / norm, y / norm, z / norm
+    scale = max(abs(x), abs(y), abs(z))
+    x, y, z = x / scale, y / scale, z / scale
+    norm = math.sqrt(x * x + y * y + z * z)
+    return x / norm, y / norm, z / norm
 
 
 def _joint_limits(joint):
@@ -267,6 +538,15 @@ class _Reader:
 
     def __init__(self, source):
         self.source = source
+        self.inertia_problems = []  # (link element, problem), document order
+
+    def inertia_report(self, outcome):
+        """The message listing every link of ``inertia_problems``, one a line."""
+        count = len(self.inertia_problems)
+        lines = [f'  <link name="{link.attrib["name"]}"> (line {link.line}): {problem}'
+                 for link, problem in self.inertia_problems]
+        return (f"{self.source}: {count} link{'s' if count > 1 else ''} with an inertia no "
+                f"rigid body has, {outcome}:\n" + "\n".join(lines))
 
     def error(self, element, message):
         name = element.attrib.get("name")
@@ -350,6 +630,9 @@ class _Reader:
     def link(self, element):
         link = _Link()
         link.name = self.attribute(element, "name", element)
+        if not link.name:
+            raise self.error(element, 'the link\'s name is empty (name=""); give the link a '
+                             "name (joints and frames refer to it by name)")
         link.element = element
         link.parent_joint = None
         inertial = element.first("inertial")
@@ -358,8 +641,8 @@ class _Reader:
 
     def inertial(self, link, inertial):
         """``convertFromUrdf(Inertial)``: Inertia(mass, origin xyz, R I R^T), R from the origin's
-        rpy; refused unless physical (mass >= 0, principal moments forming a triangle), which
-        Pinocchio does not check."""
+        rpy. A negative mass is refused; a rotational inertia no rigid body has is loaded as
+        Pinocchio loads it and recorded in ``inertia_problems`` (Pinocchio checks neither)."""
         R, com = self.pose(inertial.first("origin"), link)
         mass_element = self.child(inertial, "mass", link)
         (mass,) = self.numbers(self.attribute(mass_element, "value", link), 1, link,
@@ -370,16 +653,103 @@ class _Reader:
                                   for key in _INERTIA_KEYS)
         I = ((xx, xy, xz), (xy, yy, yz), (xz, yz, zz))
         if mass < 0.0:
-            raise self.error(link, f"<mass> value = {mass:g} is negative")
-        a, b, c = np.linalg.eigvalsh(np.array(I))
-        if a + b < c * (1.0 - TRIANGLE_TOLERANCE):
-            raise self.error(link, f"the principal moments of inertia ({a:.6g}, {b:.6g}, "
-                             f"{c:.6g}) break the triangle inequality (none may exceed the sum "
-                             "of the other two): no rigid body has this inertia")
+            raise self.error(link, f"<mass> value = {mass:g} is negative; a mass is >= 0")
+        self.inertia_problems.extend((link, problem) for problem in inertia_problems(I))
         L = _matmul3(_matmul3(R, I), _transpose3(R))  # Symmetric3 keeps the lower triangle
         sym = ((L[0][0], L[1][0], L[2][0]), (L[1][0], L[1][1], L[2][1]),
                (L[2][0], L[2][1], L[2][2]))
         return Inertia._wrap(np.array(mass), np.array(com), np.array(sym))
+
+    def materials(self, robot, links):
+        """{id(<visual>): (rgba or None, texture or None)} of every visual with a material, as
+        urdfdom resolves them: the <robot>'s <material> children first, then the links in
+        document order, where a visual's <material name> is the material of that name already
+        known, else its own color/texture (which becomes known by that name unless the name is
+        empty), else none."""
+        known, out = {}, {}
+        for element in robot.all("material"):
+            name = self.attribute(element, "name", element)
+            if name in known:
+                raise self.error(element, f"a second material named {name!r}")
+            known[name] = self.material(element, element)
+        for link in links.values():
+            for visual in link.element.all("visual"):
+                material = visual.first("material")
+                if material is None:
+                    continue
+                name = self.attribute(material, "name", link.element)
+                own = self.material(material, link.element) if name not in known else None
+                if own == (None, None):
+                    continue
+                if name and own is not None:
+                    known[name] = own
+                out[id(visual)] = known[name] if name else own
+        return out
+
+    def material(self, element, owner):
+        """``(rgba, texture)`` of a <material>: <color rgba> as urdfdom's float Color (4 float32
+        numbers) and <texture filename>, each None when absent."""
+        color, texture = element.first("color"), element.first("texture")
+        rgba = None
+        if color is not None:
+            values = self.numbers(self.attribute(color, "rgba", owner), 4, owner,
+                                  "<color> rgba")
+            rgba = tuple(float(x) for x in np.array(values, dtype=np.float32))
+        filename = None if texture is None else texture.attrib.get("filename")
+        return rgba, filename
+
+    def geometry_object(self, element, link, name, frame, frame_id, materials, dirs):
+        """The GeometryObject of one <visual> or <collision> of ``link`` (Pinocchio's
+        ``addLinkGeometryToGeomModel``): placement = the link's BODY frame placement times the
+        <origin>; the shape of <geometry>; for a visual with a material, its colour (black
+        by default, urdfdom's Color) and texture, and overrideMaterial True."""
+        R, p = self.pose(element.first("origin"), link.element)
+        placement = _compose(frame.placement, SE3._wrap(np.array(R), np.array(p)))
+        geometry, mesh_path, scale = self.shape(self.child(element, "geometry", link.element),
+                                                link.element, dirs, element.attrib.get("name"))
+        override, color, texture = False, DEFAULT_COLOR, ""
+        if id(element) in materials:
+            rgba, filename = materials[id(element)]
+            override, color = True, (0.0, 0.0, 0.0, 1.0) if rgba is None else rgba
+            texture = "" if filename is None else _resource_path(filename, dirs)
+        return GeometryObject(name, frame.parentJoint, frame_id, placement, geometry, mesh_path,
+                              scale, override, color, texture)
+
+    def shape(self, geometry, owner, dirs, name):
+        """``(shape, meshPath, meshScale)`` of a <geometry>: its first element, one of <box
+        size>, <cylinder radius length>, <sphere radius>, <mesh filename scale>. A cylinder or
+        a mesh whose <visual>/<collision> is called ``name`` may be a capsule or a convex mesh
+        (``_collision_checking`` of the link ``owner``)."""
+        shapes = [child for child in geometry.children]
+        if not shapes:
+            raise self.error(owner, "<geometry> is empty: it holds a box, cylinder, sphere or "
+                             "mesh")
+        shape = shapes[0]
+        one = lambda key: self.numbers(self.attribute(shape, key, owner), 1, owner,  # noqa
+                                       f"<{shape.tag}> {key}")[0]
+        if shape.tag == "box":
+            return Box(*self.numbers(self.attribute(shape, "size", owner), 3, owner,
+                                     "<box> size")), "BOX", (1.0, 1.0, 1.0)
+        if shape.tag == "cylinder" and name in _collision_checking(owner, "capsule"):
+            return Capsule(one("radius"), one("length")), "CAPSULE", (1.0, 1.0, 1.0)
+        if shape.tag == "cylinder":
+            return Cylinder(one("radius"), one("length")), "CYLINDER", (1.0, 1.0, 1.0)
+        if shape.tag == "sphere":
+            return Sphere(one("radius")), "SPHERE", (1.0, 1.0, 1.0)
+        if shape.tag == "mesh":
+            filename = self.attribute(shape, "filename", owner)
+            scale = shape.attrib.get("scale")
+            scale = (1.0, 1.0, 1.0) if scale is None else tuple(
+                self.numbers(scale, 3, owner, "<mesh> scale"))
+            path = _resource_path(filename, dirs)
+            if not path or not os.path.exists(path):
+                raise self.error(owner, f"the mesh {filename!r} could not be found (searched "
+                                 f"{dirs}); pass the directory holding its package as "
+                                 "package_dirs")
+            kind = Convex if name in _collision_checking(owner, "convex") else Mesh
+            return kind(path, scale), path, scale
+        raise self.error(owner, f"<geometry> holds <{shape.tag}>; a URDF geometry is a box, "
+                         "cylinder, sphere or mesh")
 
     def joint(self, element):
         joint = _Joint()
@@ -509,15 +879,22 @@ def _parse_xml(data, source):
     Entity declarations can only come in the DTD, before the root element, and an entity
     reference needs a declaration (the five predefined ones aside), so refusing declarations
     rules out both entity expansion and external entities; parameter entities are not parsed,
-    and a DOCTYPE naming an external DTD is refused too (expat would skip it silently).
+    and a DOCTYPE naming an external DTD is refused too (expat would skip it silently). An
+    attribute-list declaration is refused: its defaults and value normalisation would change
+    what the elements hold, and urdfdom (tinyxml2) reads no DTD. A BOM and blanks before the
+    XML declaration, which urdfdom skips, are dropped first (line numbers still count them).
     """
+    data, skipped_lines = _skip_before_declaration(data)
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     document = _Element("", {}, 0)
     stack = [document]
 
+    def line():
+        return parser.CurrentLineNumber + skipped_lines
+
     def start(tag, attrib):
-        element = _Element(tag, attrib, parser.CurrentLineNumber)
+        element = _Element(tag, attrib, line())
         stack[-1].children.append(element)
         stack.append(element)
 
@@ -525,19 +902,25 @@ def _parse_xml(data, source):
         stack.pop()
 
     def refuse(name, *_):
-        raise URDFError(f"{source}, line {parser.CurrentLineNumber}: the document declares the "
-                        f"entity {name!r}; entity declarations are refused (no entity "
-                        "expansion, no external entity), and a URDF needs none")
+        raise URDFError(f"{source}, line {line()}: the document declares the entity {name!r}; "
+                        "entity declarations are refused (no entity expansion, no external "
+                        "entity), and a URDF needs none")
 
     def refuse_external(context, base, system_id, public_id):
-        raise URDFError(f"{source}, line {parser.CurrentLineNumber}: the reference to the "
-                        f"external entity {system_id!r} is refused")
+        raise URDFError(f"{source}, line {line()}: the reference to the external entity "
+                        f"{system_id!r} is refused")
 
     def refuse_external_dtd(name, system_id, public_id, has_internal_subset):
         if system_id is not None or public_id is not None:
-            raise URDFError(f"{source}, line {parser.CurrentLineNumber}: the DOCTYPE names the "
-                            f"external DTD {system_id or public_id!r}, which is refused (it "
-                            "would not be read)")
+            raise URDFError(f"{source}, line {line()}: the DOCTYPE names the external DTD "
+                            f"{system_id or public_id!r}, which is refused (it would not be "
+                            "read)")
+
+    def refuse_attlist(element, attribute, *_):
+        raise URDFError(f"{source}, line {line()}: the DTD declares the attributes of "
+                        f"<{element}> ({attribute!r}); attribute-list declarations are refused "
+                        "(their defaults would change the model, and urdfdom reads no DTD): "
+                        "remove the <!ATTLIST> and write the attributes in the elements")
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
@@ -545,12 +928,34 @@ def _parse_xml(data, source):
     parser.UnparsedEntityDeclHandler = refuse
     parser.ExternalEntityRefHandler = refuse_external
     parser.StartDoctypeDeclHandler = refuse_external_dtd
+    parser.AttlistDeclHandler = refuse_attlist
     try:
         parser.Parse(data, True)
     except expat.ExpatError as error:
-        raise URDFError(f"{source}, line {error.lineno}, column {error.offset + 1}: not "
-                        f"well-formed XML: {expat.ErrorString(error.code)}") from None
+        raise URDFError(f"{source}, line {error.lineno + skipped_lines}, column "
+                        f"{error.offset + 1}: not well-formed XML: "
+                        f"{expat.ErrorString(error.code)}") from None
+    except URDFError:
+        raise
+    except (LookupError, ValueError) as error:  # expat's refusal of an encoding it lacks
+        raise URDFError(f"{source}: the XML declaration names an encoding expat cannot read "
+                        f"({error}); a URDF is UTF-8 (urdfdom reads every file as UTF-8): "
+                        'declare encoding="UTF-8" or leave the encoding out') from None
     return document.children[0]
+
+
+def _skip_before_declaration(data):
+    """``(data, lines)``: ``data`` without the BOM and blanks before an XML declaration (which
+    expat refuses and urdfdom skips), and the number of lines dropped."""
+    bom, blanks, declaration = (("\ufeff", " \t\r\n", "<?xml") if isinstance(data, str)
+                                else (b"\xef\xbb\xbf", b" \t\r\n", b"<?xml"))
+    body = data[len(bom):] if data.startswith(bom) else data
+    rest = body.lstrip(blanks)
+    if len(rest) == len(body) or not rest.startswith(declaration):
+        return data, 0
+    dropped = body[:len(body) - len(rest)]
+    newline, cr = ("\n", "\r") if isinstance(data, str) else (b"\n", b"\r")
+    return rest, dropped.count(newline) + dropped.count(cr) - dropped.count(cr + newline)
 
 
 # --- Pinocchio's arithmetic, operation for operation -----------------------------------------

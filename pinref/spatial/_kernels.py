@@ -17,7 +17,8 @@ import functools
 
 import numpy as np
 
-from ..errors import NonFiniteError, PinrefError, ShapeError
+from ..errors import (ArgumentTypeError, BatchIndexError, NonFiniteError, NotNormalizedError,
+                      PinrefError, ShapeError)
 
 LINEAR = slice(0, 3)
 ANGULAR = slice(3, 6)
@@ -72,6 +73,16 @@ def unSkew(M):
     )
 
 
+def eigen_str(A):
+    """``A`` printed as Eigen's ``operator<<`` does (as Pinocchio's ``__str__`` shows it): six
+    significant digits, every entry right-aligned to the widest, columns separated by a space,
+    one line per row (a 1-D array is one row)."""
+    A = np.atleast_2d(np.asarray(A, dtype=float))
+    cells = [[f"{x:.6g}" for x in row] for row in A]
+    width = max(len(c) for row in cells for c in row)
+    return "\n".join(" ".join(c.rjust(width) for c in row) for row in cells)
+
+
 # --- argument checking (the API boundary, design.md section 5) ---------------------------------
 
 
@@ -84,21 +95,97 @@ def batch_shape(*arrays_and_tails):
         raise ShapeError(f"batch shapes {shapes} do not broadcast") from None
 
 
-def as_array(x, name, tail):
-    """``x`` as a float64 array whose trailing shape is ``tail``; ShapeError or NonFiniteError.
+def as_array(x, name, tail, column=False):
+    """``x`` as a float64 array whose trailing shape is ``tail``; ShapeError or NonFiniteError
+    (ArgumentTypeError for complex numbers, whose imaginary part would be lost).
 
-    ``tail`` is a tuple such as ``(6,)`` or ``(3, 3)``. Leading axes are batch axes.
+    ``tail`` is a tuple such as ``(6,)`` or ``(3, 3)``. Leading axes are batch axes. With
+    ``column=True`` and ``tail == (n,)``, an ``(n, 1)`` column vector (as Pinocchio accepts it)
+    is read as one ``(n,)`` vector: its trailing size 1 cannot be a batch of n-vectors.
     """
     try:
-        a = np.asarray(x, dtype=float)
-    except (TypeError, ValueError):
+        a = np.asarray(x)
+        if a.dtype.kind == "c":
+            raise ArgumentTypeError(
+                f"{name}: expected real numbers, got complex ones; pass x.real if the imaginary "
+                "part is meant to be dropped")
+        a = a.astype(float, copy=False)
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, PinrefError):
+            raise
         raise ShapeError(
             f"{name}: expected an array of trailing shape {tail}, got {x!r}") from None
+    if column and len(tail) == 1 and a.shape == (tail[0], 1):
+        a = a[:, 0]
     if a.shape[a.ndim - len(tail):] != tuple(tail) or a.ndim < len(tail):
         raise ShapeError(f"{name}: expected trailing shape {tuple(tail)}, got shape {a.shape}")
     if not np.all(np.isfinite(a)):
         raise NonFiniteError(f"{name}: contains NaN or infinity")
     return a
+
+
+def checked_setattr(obj, name, value, fields):
+    """``obj.name = value`` for a spatial object: a field listed in ``fields`` (name -> trailing
+    shape) is read as ``as_array`` reads arguments (so a ``(3, 1)`` column is stored ``(3,)`` and a
+    wrong size or NaN is refused, naming the field), and stored as a copy. The classes' own code
+    stores checked arrays with ``object.__setattr__`` instead."""
+    tail = fields.get(name)
+    if tail is not None:
+        value = np.array(as_array(value, f"{type(obj).__name__}.{name}", tail, column=True))
+    object.__setattr__(obj, name, value)
+
+
+def type_name(x):
+    """How a message names the type of ``x``: ``Motion`` for pinref's own classes, the module
+    for anyone else's, so ``pinocchio.Force (from the pinocchio package, not pinref)`` cannot be
+    read as pinref's Force."""
+    cls = type(x)
+    module = cls.__module__ or ""
+    if module.startswith("pinref") or module == "builtins":
+        return cls.__name__
+    package = module.split(".")[0]
+    return f"{package}.{cls.__name__} (from the {package} package, not pinref)"
+
+
+def expect_type(x, cls, name, fix=""):
+    """``x`` if it is a ``cls`` (a class or a tuple of classes), else ArgumentTypeError naming
+    ``name``, what it got and the ``fix``."""
+    if isinstance(x, cls):
+        return x
+    names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+    raise ArgumentTypeError(f"{name}: expected a pinref {names}, got {type_name(x)}"
+                            + (f"; {fix}" if fix else ""))
+
+
+def check_batch_index(index, shape, name, entry=".vector[i]"):
+    """Refuse an index with more entries than the batch axes ``shape`` (BatchIndexError):
+    ``Motion(v)[5]`` must not silently pick an entry of the 6-vector."""
+    n = len(index) if isinstance(index, tuple) else 1
+    if index is Ellipsis or (isinstance(index, tuple) and Ellipsis in index):
+        n -= 1
+    if n > len(shape):
+        raise BatchIndexError(
+            f"{name}[{index!r}]: indexing selects batch elements, and this {name} has "
+            f"{'no batch axes' if not shape else f'batch shape {shape}'}; read an entry of "
+            f"its arrays instead ({entry})")
+
+
+def unit_norm_error(name, kind, norms, tolerance, fix):
+    """The NotNormalizedError for unit-norm parts (``kind`` "quaternion" or "(cos, sin) pair")
+    whose ``norms`` are off 1 by more than ``tolerance``, saying the worst real norm.
+
+    A zero part is told that normalising leaves it zero and to set a unit value; any other gets
+    ``fix`` (such as "call normalize(q) first")."""
+    norms = np.asarray(norms, dtype=float).reshape(-1)
+    identity = "(0, 0, 0, 1)" if kind == "quaternion" else "(1, 0)"
+    if np.any(norms == 0.0):
+        return NotNormalizedError(
+            f"{name}: a {kind} is zero (norm 0): it is no rotation, and normalizing leaves it "
+            f"zero; set it to a unit {kind}, such as the identity {identity}")
+    worst = norms[np.argmax(np.abs(norms - 1.0))]
+    return NotNormalizedError(
+        f"{name}: a {kind} of norm {worst:.12g} (off 1 by {abs(worst - 1.0):.3g}, tolerance "
+        f"{tolerance:g}); {fix}")
 
 
 def _batch_of(x, tail):
@@ -361,6 +448,11 @@ def inertia_matrix(m, c, I):
 
 _SYM3_INDEX = np.array([0, 1, 3, 1, 2, 4, 3, 4, 5])  # Symmetric3 data -> row-major 3x3
 _SYM3_DATA = np.array([0, 3, 4, 6, 7, 8])  # row-major 3x3 -> (xx, xy, yy, xz, yz, zz), lower
+
+
+def symmetric3_matrix(data):
+    """The symmetric ``(..., 3, 3)`` matrix of the six stored numbers (xx, xy, yy, xz, yz, zz)."""
+    return data.take(_SYM3_INDEX, -1).reshape(data.shape[:-1] + (3, 3))
 
 
 def symmetric3_data(I):

@@ -39,7 +39,7 @@ __all__ = [
     "renormalize_rotation_matrix", "quaternion_to_matrix", "matrix_to_quaternion",
     "quaternion_exp3", "quaternion_log3", "quaternion_exp6", "quaternion_log6",
     "quaternion_multiply", "quaternion_conjugate", "quaternion_rotate", "quaternion_dot",
-    "quaternion_first_order_normalize",
+    "quaternion_first_order_normalize", "exp3_quat", "exp6_quat", "log6_quat",
 ]
 
 EPS = np.finfo(float).eps
@@ -242,6 +242,8 @@ def log3(R, return_theta=False):
     ``quaternion_log3``, as ``pin.log3`` does. With ``return_theta=True`` returns
     ``(w, theta)``, theta of shape ``(...)``.
     """
+    if callable(getattr(R, "coeffs", None)):  # a Quaternion (pinref's or eigenpy's)
+        R = R.coeffs()
     R = as_array(R, "log3: R", ())
     if R.ndim >= 1 and R.shape[-1] == 4:
         return quaternion_log3(R, return_theta)
@@ -514,8 +516,13 @@ def quaternion_to_matrix(quat):
 
     With tx = 2x, ty = 2y, tz = 2z:
     R = [[1-(ty y+tz z), tx y-tz w, tx z+ty w], [tx y+tz w, 1-(tx x+tz z), ty z-tx w],
-         [tx z-ty w, ty z+tx w, 1-(tx x+ty y)]];  ``(..., 4) -> (..., 3, 3)``.
+         [tx z-ty w, ty z+tx w, 1-(tx x+ty y)]];  ``(..., 4)`` (or a ``(4, 1)`` column)
+    ``-> (..., 3, 3)``.
     """
+    return _quat_to_matrix(as_array(quat, "quaternion_to_matrix: quat (x, y, z, w)", (4,), True))
+
+
+def _quat_to_matrix(quat):
     x, y, z, w = quat[..., 0], quat[..., 1], quat[..., 2], quat[..., 3]
     tx, ty, tz = 2.0 * x, 2.0 * y, 2.0 * z
     twx, twy, twz = tx * w, ty * w, tz * w
@@ -751,3 +758,9 @@ def _quat_log6(quat, vec):
     wxv = cross(w, vec)
     linear = (vec - 0.5 * wxv) + _s(beta) * cross(w, wxv)
     return stack6(linear, w)
+
+
+# Pinocchio's Python names of the quaternion forms.
+exp3_quat = quaternion_exp3
+exp6_quat = quaternion_exp6
+log6_quat = quaternion_log6

@@ -6,13 +6,21 @@ Pinocchio stores I as a Symmetric3 (six numbers, read from the lower triangle); 
 full symmetric matrix and refuses a non-symmetric one.
 """
 
+import math
+
 import numpy as np
 
 from ..errors import InertiaError
 from . import _kernels as K
+from .explog import _c_function
 from .motion import Force, Motion
+from .physical import check_rigid_body
 
 SYMMETRY_TOLERANCE = 1e-12
+
+_set = object.__setattr__  # stores an already-checked array, past the checked __setattr__
+_FIELDS = {"mass": (), "lever": (3,), "inertia": (3, 3)}
+_pow = _c_function(math.pow, 2)  # the C library's pow (r**3 in NumPy is r*r*r, 1 ulp off)
 
 
 class Inertia:
@@ -20,23 +28,30 @@ class Inertia:
 
     __slots__ = ("mass", "lever", "inertia")
 
-    def __init__(self, mass, lever, inertia):
+    def __init__(self, mass=None, lever=None, inertia=None):
+        """``Inertia(mass, lever, inertia)`` (lever may be a ``(3, 1)`` column), ``Inertia(Y)``
+        (a copy) or ``Inertia()`` (zero; Pinocchio leaves it uninitialised)."""
+        if lever is None and inertia is None:
+            other = Inertia.Zero() if mass is None else K.expect_type(mass, Inertia, "Inertia(Y)")
+            self._assign(other.copy())
+            return
         m = K.as_array(mass, "Inertia: mass", ())
-        c = K.as_array(lever, "Inertia: lever", (3,))
+        c = K.as_array(lever, "Inertia: lever", (3,), True)
         I = K.as_array(inertia, "Inertia: inertia", (3, 3))
         if np.any(m < 0):
             raise InertiaError(f"Inertia: mass must be >= 0, got {m}")
         asym = np.abs(I - K.mT(I))
-        if np.any(asym > SYMMETRY_TOLERANCE * np.maximum(1.0, np.abs(I).max())):
+        if np.any(asym > SYMMETRY_TOLERANCE * np.maximum(1.0, np.abs(I).max(initial=0.0))):
             raise InertiaError(
                 "Inertia: the rotational inertia must be symmetric, got\n"
                 f"{I}\n(asymmetry {asym.max():.3g}); pass 0.5 * (I + I.T) if that is meant")
+        check_rigid_body(I, "Inertia")
         shape = K.batch_shape((m, 0), (c, 1), (I, 2))
-        self.mass = np.broadcast_to(m, shape).copy()
-        self.lever = np.broadcast_to(c, shape + (3,)).copy()
+        _set(self, "mass", np.broadcast_to(m, shape).copy())
+        _set(self, "lever", np.broadcast_to(c, shape + (3,)).copy())
         # Symmetric3 keeps the lower triangle; mirror it so both triangles agree exactly.
         lower = np.tril(np.broadcast_to(I, shape + (3, 3)))
-        self.inertia = lower + K.mT(np.tril(lower, -1))
+        _set(self, "inertia", lower + K.mT(np.tril(lower, -1)))
 
     @classmethod
     def _wrap(cls, mass, lever, inertia):
@@ -48,10 +63,18 @@ class Inertia:
             lever = np.broadcast_to(lever, shape + (3,)).copy()
             inertia = np.broadcast_to(inertia, shape + (3, 3)).copy()
         obj = object.__new__(cls)
-        obj.mass = mass
-        obj.lever = lever
-        obj.inertia = inertia
+        obj._assign_arrays(mass, lever, inertia)
         return obj
+
+    def __setattr__(self, name, value):
+        """``Y.mass = ...``, ``Y.lever = ...``, ``Y.inertia = ...`` are checked and coerced as
+        the constructor's arguments (a ``(3, 1)`` lever is stored ``(3,)``)."""
+        K.checked_setattr(self, name, value, _FIELDS)
+
+    def _assign_arrays(self, mass, lever, inertia):
+        _set(self, "mass", mass)
+        _set(self, "lever", lever)
+        _set(self, "inertia", inertia)
 
     @classmethod
     def Zero(cls, shape=()):
@@ -76,6 +99,130 @@ class Inertia:
         return cls._wrap(rng.uniform(0.1, 1.0, shape), rng.uniform(-1.0, 1.0, shape + (3,)),
                          0.5 * (I + K.mT(I)))
 
+    @classmethod
+    def FromEllipsoid(cls, mass, length_x, length_y, length_z):
+        """A solid ellipsoid of semi-axes (x, y, z) about its centre (``FromEllipsoid``):
+        diag(m (y^2 + z^2) / 5, m (x^2 + z^2) / 5, m (y^2 + x^2) / 5). Arguments broadcast."""
+        m, x, y, z = _scalars("Inertia.FromEllipsoid", mass=mass, length_x=length_x,
+                              length_y=length_y, length_z=length_z)
+        return cls._principal(m, m * (y * y + z * z) / 5, m * (x * x + z * z) / 5,
+                              m * (y * y + x * x) / 5)
+
+    @classmethod
+    def FromSphere(cls, mass, radius):
+        """A solid sphere: ``FromEllipsoid(mass, radius, radius, radius)``."""
+        return cls.FromEllipsoid(mass, radius, radius, radius)
+
+    @classmethod
+    def FromCylinder(cls, mass, radius, length):
+        """A solid cylinder along z (``FromCylinder``): diag(a, a, m r^2 / 2) with
+        a = m (r^2 / 4 + l^2 / 12)."""
+        m, r, length = _scalars("Inertia.FromCylinder", mass=mass, radius=radius, length=length)
+        r2 = r * r
+        a = m * (r2 / 4 + length * length / 12)
+        return cls._principal(m, a, a, m * (r2 / 2))
+
+    @classmethod
+    def FromBox(cls, mass, length_x, length_y, length_z):
+        """A solid box of side lengths (x, y, z) (``FromBox``):
+        diag(m (y^2 + z^2) / 12, m (x^2 + z^2) / 12, m (y^2 + x^2) / 12)."""
+        m, x, y, z = _scalars("Inertia.FromBox", mass=mass, length_x=length_x,
+                              length_y=length_y, length_z=length_z)
+        return cls._principal(m, m * (y * y + z * z) / 12, m * (x * x + z * z) / 12,
+                              m * (y * y + x * x) / 12)
+
+    @classmethod
+    def FromCapsule(cls, mass, radius, height):
+        """A solid capsule along z: a cylinder of the given height between two half-spheres
+        (``FromCapsule``, uniform density). With V_c = pi r^2 h, V_s = 2/3 pi r^3,
+        m_c = m V_c / (V_c + 2 V_s), m_s = m V_s / (V_c + 2 V_s), d = h/2 + 3/8 r:
+        Ixx = Iyy = m_c (h^2/12 + r^2/4) + 2 (0.259375 m_s r^2 + m_s d^2),
+        Izz = m_c r^2 / 2 + 2 (0.4 m_s r^2)."""
+        m, r, h = _scalars("Inertia.FromCapsule", mass=mass, radius=radius, height=height)
+        v_cyl = np.pi * (r ** 2) * h
+        v_hs = 2.0 / 3.0 * _pow(r, 3.0) * np.pi
+        total = v_cyl + 2.0 * v_hs
+        m_cyl, m_hs = m * (v_cyl / total), m * (v_hs / total)
+        dist = h / 2 + 0.375 * r
+        ix = m_cyl * ((h ** 2) / 12 + (r ** 2) / 4) + 2.0 * (m_hs * (r ** 2) * 0.259375
+                                                            + m_hs * (dist ** 2))
+        iz = m_cyl * (r ** 2) / 2 + 2.0 * (m_hs * (r ** 2) * 0.4)
+        return cls._principal(m, ix, ix, iz)
+
+    @classmethod
+    def _principal(cls, m, a, b, c):
+        """Mass m at the origin with inertia diag(a, b, c) (the shapes' constructors)."""
+        I = np.zeros(np.shape(a) + (3, 3))
+        I[..., 0, 0], I[..., 1, 1], I[..., 2, 2] = a, b, c
+        return cls(m, np.zeros(np.shape(m) + (3,)), I)
+
+    def toDynamicParameters(self):
+        """``(..., 10)`` ``[m, m c, I_xx, I_xy, I_yy, I_xz, I_yz, I_zz]`` with I the rotational
+        inertia about the frame origin, ``I_c - m [c]x^2`` (``toDynamicParameters``)."""
+        shape = self.shape
+        out = np.empty(shape + (10,))
+        out[..., 0] = self.mass
+        out[..., 1:4] = self.mass[..., None] * self.lever
+        out[..., 4:10] = K.symmetric3_data(self.inertia - K.alpha_skew_square(self.mass,
+                                                                              self.lever))
+        return out
+
+    @classmethod
+    def FromDynamicParameters(cls, params):
+        """The inverse of ``toDynamicParameters``: c = (m c) / m, I_c = I + m [c]x^2
+        (``FromDynamicParameters``); params ``(..., 10)`` or a ``(10, 1)`` column."""
+        v = K.as_array(params, "Inertia.FromDynamicParameters: params", (10,), True)
+        mass = v[..., 0]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lever = v[..., 1:4] / mass[..., None]
+        inertia = K.symmetric3_matrix(v[..., 4:10]) + K.alpha_skew_square(mass, lever)
+        return cls(mass, lever, inertia)
+
+    def toPseudoInertia(self):
+        """The 4x4 pseudo-inertia of this body as a ``PseudoInertia``."""
+        from .dynamic_parameters import PseudoInertia
+
+        return PseudoInertia.FromInertia(self)
+
+    @classmethod
+    def FromPseudoInertia(cls, pseudo_inertia):
+        return pseudo_inertia.toInertia()
+
+    @classmethod
+    def FromLogCholeskyParameters(cls, log_cholesky):
+        """``FromDynamicParameters(log_cholesky.toDynamicParameters())``."""
+        from .dynamic_parameters import LogCholeskyParameters
+
+        K.expect_type(log_cholesky, LogCholeskyParameters,
+                      "Inertia.FromLogCholeskyParameters: log_cholesky")
+        return cls.FromDynamicParameters(log_cholesky.toDynamicParameters())
+
+    def setRandom(self):
+        """Replace the values in place by ``Inertia.Random(self.shape)``."""
+        self._assign(Inertia.Random(self.shape))
+
+    def setZero(self):
+        self._assign(Inertia.Zero(self.shape))
+
+    def setIdentity(self):
+        self._assign(Inertia.Identity(self.shape))
+
+    def _assign(self, other):
+        self._assign_arrays(other.mass, other.lever, other.inertia)
+
+    def isZero(self, prec=1e-12):
+        """|m| <= prec and every entry of the lever and of I at most prec (``isZero``)."""
+        return bool(np.all(np.abs(self.mass) <= prec) and np.all(np.abs(self.lever) <= prec)
+                    and np.all(np.abs(self.inertia) <= prec))
+
+    def __eq__(self, other):
+        """Exact equality of mass, lever and inertia (``InertiaTpl::isEqual``)."""
+        return (isinstance(other, Inertia) and np.array_equal(self.mass, other.mass)
+                and np.array_equal(self.lever, other.lever)
+                and np.array_equal(self.inertia, other.inertia))
+
+    __hash__ = None
+
     @property
     def shape(self):
         """The batch shape."""
@@ -84,14 +231,35 @@ class Inertia:
 
     def __getitem__(self, index):
         """The batch element(s) at ``index`` (indexes the leading axes only)."""
+        K.check_batch_index(index, self.shape, "Inertia", ".lever[i], .inertia[i, j]")
         return Inertia._wrap(self.mass[index], self.lever[index], self.inertia[index])
 
     def copy(self):
         return Inertia._wrap(self.mass.copy(), self.lever.copy(), self.inertia.copy())
 
+    def cast(self):
+        """A copy (Pinocchio's ``cast`` to its one scalar type, double)."""
+        return self.copy()
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
     def matrix(self):
         """6x6 ``[[m I3, -m [c]x]; [m [c]x, I - m [c]x [c]x]]`` (``Inertia::matrix``)."""
         return K.inertia_matrix(self.mass, self.lever, self.inertia)
+
+    @property
+    def np(self):
+        """``matrix()``, as Pinocchio's ``.np``."""
+        return self.matrix()
+
+    def __array__(self, dtype=None, copy=None):
+        """``np.array(Y)`` is ``Y.matrix()``."""
+        M = self.matrix()
+        return M if dtype is None else M.astype(dtype)
 
     @K.broadcasting()
     def __mul__(self, motion):
@@ -120,16 +288,16 @@ class Inertia:
             return NotImplemented
         merged = Inertia._wrap(*K.inertia_iadd(self.mass, self.lever, self.inertia,
                                                other.mass, other.lever, other.inertia))
-        self.mass, self.lever, self.inertia = merged.mass, merged.lever, merged.inertia
+        self._assign(merged)
         return self
 
     def se3Action(self, M):
         """``M.act(self)``: (m, R c + p, R I R^T) with Pinocchio's ``Symmetric3::rotate``."""
-        return M.act(self)
+        return _se3(M, "se3Action").act(self)
 
     def se3ActionInverse(self, M):
         """``M.actInv(self)``: (m, R^T (c - p), R^T I R)."""
-        return M.actInv(self)
+        return _se3(M, "se3ActionInverse").actInv(self)
 
     @K.broadcasting()
     def vxiv(self, v):
@@ -138,6 +306,7 @@ class Inertia:
         mcxw = m (c x w) ; p = m v_lin - mcxw ;
         f = w x p ; n = w x (c x p + I w) - v_lin x mcxw
         """
+        K.expect_type(v, Motion, "Inertia.vxiv: v", "vxiv takes the body's spatial velocity")
         vl, w = v.vector[..., K.LINEAR], v.vector[..., K.ANGULAR]
         mcxw = self.mass[..., None] * K.cross(self.lever, w)
         p = self.mass[..., None] * vl - mcxw
@@ -150,6 +319,7 @@ class Inertia:
 
         Pinocchio evaluates a blockwise closed form; the matrix products agree to rounding.
         """
+        K.expect_type(v, Motion, "Inertia.variation: v")
         Y = self.matrix()
         return K.motion_dual_action(v.vector) @ Y - Y @ K.motion_action(v.vector)
 
@@ -157,14 +327,31 @@ class Inertia:
     def isApprox(self, other, prec=1e-12):
         """``Inertia::isApprox`` per batch element: |ma - mb| <= prec, and Eigen's
         ``isApprox`` on the lever and on the six stored numbers (xx, xy, yy, xz, yz, zz) of I."""
-        if not isinstance(other, Inertia):
-            raise TypeError(f"Inertia.isApprox takes an Inertia, not {type(other).__name__}")
+        K.expect_type(other, Inertia, "Inertia.isApprox: other")
         return bool(np.all(
             (np.abs(self.mass - other.mass) <= prec)
             & K.is_approx(self.lever, other.lever, prec, 1)
             & K.is_approx(K.symmetric3_data(self.inertia), K.symmetric3_data(other.inertia),
                           prec, 1)))
 
+    def __str__(self):
+        """As Pinocchio prints it (``  m =``, ``  c =``, ``  I =`` rows)."""
+        if self.shape:
+            return f"Inertia batch of shape {self.shape}\n{self!r}"
+        return (f"  m = {self.mass:.6g}\n  c = {K.eigen_str(self.lever)}\n"
+                f"  I = \n{K.eigen_str(self.inertia)}")
+
     def __repr__(self):
         return f"Inertia(mass={self.mass!r}, lever={self.lever!r}, inertia={self.inertia!r})"
+
+
+def _se3(M, op):
+    from .se3 import SE3
+
+    return K.expect_type(M, SE3, f"Inertia.{op}: M", "pass the placement M whose action is meant")
+
+
+def _scalars(name, **values):
+    """The named arguments of a shape constructor as float arrays (scalars or batches)."""
+    return [K.as_array(x, f"{name}: {key}", ()) for key, x in values.items()]
 

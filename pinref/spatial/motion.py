@@ -9,8 +9,11 @@ import numbers
 
 import numpy as np
 
-from ..errors import ShapeError
+from ..errors import ArgumentTypeError, ShapeError
 from . import _kernels as K
+
+_set = object.__setattr__  # stores an already-checked array, past the checked __setattr__
+_FIELDS = {"vector": (6,)}
 
 
 class _SpatialVector:
@@ -22,21 +25,35 @@ class _SpatialVector:
     __array_ufunc__ = None
 
     def __init__(self, *args):
+        """``(vector)`` of shape ``(..., 6)`` or a ``(6, 1)`` column, ``(linear, angular)``,
+        a copy of the same type, or nothing (zero; Pinocchio leaves it uninitialised)."""
         name = type(self).__name__
-        if len(args) == 1:
-            self.vector = np.array(K.as_array(args[0], f"{name}(vector)", (6,)))
+        if not args:
+            vector = np.zeros(6)
+        elif len(args) == 1 and isinstance(args[0], _SpatialVector):
+            K.expect_type(args[0], type(self), f"{name}({name})",
+                          "a Motion and a Force are not interchangeable; pass .vector to reuse "
+                          "the six numbers")
+            vector = args[0].vector.copy()
+        elif len(args) == 1:
+            vector = np.array(K.as_array(args[0], f"{name}(vector)", (6,), True))
         elif len(args) == 2:
-            linear = K.as_array(args[0], f"{name}(linear, angular): linear", (3,))
-            angular = K.as_array(args[1], f"{name}(linear, angular): angular", (3,))
-            self.vector = K.stack6(linear, angular)
+            linear = K.as_array(args[0], f"{name}(linear, angular): linear", (3,), True)
+            angular = K.as_array(args[1], f"{name}(linear, angular): angular", (3,), True)
+            vector = K.stack6(linear, angular)
         else:
             raise ShapeError(f"{name} takes (vector) of shape (..., 6) or (linear, angular)")
+        _set(self, "vector", vector)
+
+    def __setattr__(self, name, value):
+        """``x.vector = ...`` is checked and coerced as the constructor's argument."""
+        K.checked_setattr(self, name, value, _FIELDS)
 
     @classmethod
     def _wrap(cls, vector):
         """Wrap an array already known to be ``(..., 6)`` float and finite (no checks, no copy)."""
         obj = object.__new__(cls)
-        obj.vector = vector
+        _set(obj, "vector", vector)
         return obj
 
     @classmethod
@@ -57,7 +74,7 @@ class _SpatialVector:
 
     @linear.setter
     def linear(self, value):
-        self.vector[..., K.LINEAR] = value
+        self.vector[..., K.LINEAR] = K.as_array(value, f"{type(self).__name__}.linear", (3,), True)
 
     @property
     def angular(self):
@@ -66,12 +83,21 @@ class _SpatialVector:
 
     @angular.setter
     def angular(self, value):
-        self.vector[..., K.ANGULAR] = value
+        self.vector[..., K.ANGULAR] = K.as_array(value, f"{type(self).__name__}.angular", (3,),
+                                                 True)
 
-    @property
+    def setRandom(self):
+        """Replace the values in place by ``Random(self.shape)``."""
+        _set(self, "vector", self.Random(self.shape).vector)
+
     def np(self):
-        """Alias of ``vector``, as Pinocchio's ``.np``."""
+        """Alias of ``vector``, as Pinocchio's ``.np`` (a property of each subclass, in its own
+        class dict where ``pinocchio.utils.isapprox`` looks for it)."""
         return self.vector
+
+    def __array__(self, dtype=None, copy=None):
+        """``np.array(m)`` is the ``(..., 6)`` vector (a copy)."""
+        return np.array(self.vector, dtype=dtype)
 
     @property
     def shape(self):
@@ -80,15 +106,41 @@ class _SpatialVector:
 
     def __getitem__(self, index):
         """The batch element(s) at ``index`` (indexes the leading axes only)."""
+        K.check_batch_index(index, self.shape, type(self).__name__)
         return self._wrap(self.vector[index])
 
     def copy(self):
         return self._wrap(self.vector.copy())
 
+    def cast(self):
+        """A copy (Pinocchio's ``cast`` to its one scalar type, double)."""
+        return self.copy()
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
     def _same(self, other, op):
         if type(other) is not type(self):
-            raise TypeError(f"{type(self).__name__} {op} {type(other).__name__} is not defined")
+            raise ArgumentTypeError(
+                f"{type(self).__name__} {op} {K.type_name(other)} is not defined")
         return other.vector
+
+    def _se3(self, M, op):
+        from .se3 import SE3
+
+        return K.expect_type(M, SE3, f"{type(self).__name__}.{op}: M",
+                             "pass the placement M whose action is meant")
+
+    def se3Action(self, M):
+        """``M.act(self)``."""
+        return self._se3(M, "se3Action").act(self)
+
+    def se3ActionInverse(self, M):
+        """``M.actInv(self)``."""
+        return self._se3(M, "se3ActionInverse").actInv(self)
 
     @K.broadcasting()
     def __add__(self, other):
@@ -100,12 +152,12 @@ class _SpatialVector:
 
     @K.broadcasting()
     def __iadd__(self, other):
-        self.vector = self.vector + self._same(other, "+")
+        _set(self, "vector", self.vector + self._same(other, "+"))
         return self
 
     @K.broadcasting()
     def __isub__(self, other):
-        self.vector = self.vector - self._same(other, "-")
+        _set(self, "vector", self.vector - self._same(other, "-"))
         return self
 
     def __neg__(self):
@@ -144,7 +196,15 @@ class _SpatialVector:
         return bool(np.all(np.abs(self.vector) <= prec))
 
     def setZero(self):
-        self.vector = np.zeros_like(self.vector)
+        _set(self, "vector", np.zeros_like(self.vector))
+
+    def __str__(self):
+        """As Pinocchio prints it (``  v =`` / ``  w =`` rows, ``  f =`` / ``tau =``)."""
+        if self.shape:
+            return f"{type(self).__name__} batch of shape {self.shape}\n{self!r}"
+        first, second = self._labels
+        return (f"{first} = {K.eigen_str(self.linear)}\n"
+                f"{second} = {K.eigen_str(self.angular)}\n")
 
     def __repr__(self):
         return f"{type(self).__name__}(linear={self.linear!r}, angular={self.angular!r})"
@@ -154,6 +214,16 @@ class Motion(_SpatialVector):
     """A spatial velocity or acceleration ``[v; w]``, shape ``(..., 6)``. Mirrors ``MotionTpl``."""
 
     __slots__ = ()
+    _labels = ("  v", "  w")
+    np = property(_SpatialVector.np)
+
+    @property
+    def homogeneous(self):
+        """4x4 twist matrix ``[[[w]x, v], [0, 0]]`` (``MotionDense::toHomogeneousMatrix``)."""
+        H = np.zeros(self.shape + (4, 4))
+        H[..., :3, :3] = K.skew(self.angular)
+        H[..., :3, 3] = self.linear
+        return H
 
     @K.broadcasting()
     def cross(self, other):
@@ -166,7 +236,7 @@ class Motion(_SpatialVector):
             return Motion._wrap(K.motion_cross_motion(self.vector, other.vector))
         if isinstance(other, Force):
             return Force._wrap(K.motion_cross_force(self.vector, other.vector))
-        raise TypeError(f"Motion.cross takes a Motion or a Force, not {type(other).__name__}")
+        raise ArgumentTypeError(f"Motion.cross takes a Motion or a Force, not {K.type_name(other)}")
 
     __xor__ = cross
 
@@ -183,35 +253,19 @@ class Motion(_SpatialVector):
     @K.broadcasting()
     def dot(self, force):
         """Power ``m . f = v . f + w . n``, shape ``(...)``, summed in Pinocchio's order."""
-        if not isinstance(force, Force):
-            raise TypeError("Motion.dot takes a Force")
+        K.expect_type(force, Force, "Motion.dot: force")
         return K.spatial_dot(self.vector, force.vector)
-
-    def se3Action(self, M):
-        """``M.act(self)``."""
-        return M.act(self)
-
-    def se3ActionInverse(self, M):
-        """``M.actInv(self)``."""
-        return M.actInv(self)
 
 
 class Force(_SpatialVector):
     """A spatial force (wrench) ``[f; n]``, shape ``(..., 6)``. Mirrors ``ForceTpl``."""
 
     __slots__ = ()
+    _labels = ("  f", "tau")
+    np = property(_SpatialVector.np)
 
     @K.broadcasting()
     def dot(self, motion):
         """Power ``f . m = f . v + n . w``, shape ``(...)``, summed in Pinocchio's order."""
-        if not isinstance(motion, Motion):
-            raise TypeError("Force.dot takes a Motion")
+        K.expect_type(motion, Motion, "Force.dot: motion")
         return K.spatial_dot(motion.vector, self.vector)
-
-    def se3Action(self, M):
-        """``M.act(self)``."""
-        return M.act(self)
-
-    def se3ActionInverse(self, M):
-        """``M.actInv(self)``."""
-        return M.actInv(self)

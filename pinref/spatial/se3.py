@@ -9,35 +9,67 @@ import numpy as np
 
 from ..errors import ShapeError
 from . import _kernels as K
+from .explog import _quat_to_matrix, exp6, log6
 from .inertia import Inertia
 from .motion import Force, Motion
 
+_set = object.__setattr__  # stores an already-checked array, past the checked __setattr__
+_FIELDS = {"rotation": (3, 3), "translation": (3,)}
+
 
 class SE3:
-    """``(rotation (..., 3, 3), translation (..., 3))`` with leading batch axes."""
+    """``(rotation (..., 3, 3), translation (..., 3))`` with leading batch axes.
+
+    Constructors (``SE3Tpl`` and its Python binding): ``SE3(R, p)``, ``SE3(quat, p)`` (a
+    Quaternion, pinref's or eigenpy's, whose matrix becomes R), ``SE3(H)`` (``(..., 4, 4)``
+    homogeneous), ``SE3(M)`` (a copy), ``SE3(1)`` and ``SE3()`` (the identity; Pinocchio's
+    default constructor leaves the entries uninitialised). p may be a ``(3, 1)`` column.
+    """
 
     __slots__ = ("rotation", "translation")
+    # NumPy defers to our operators (``array * M`` is refused instead of an object array).
+    __array_ufunc__ = None
 
     def __init__(self, *args):
         if len(args) == 2:
-            R = K.as_array(args[0], "SE3(rotation, translation): rotation", (3, 3))
-            p = K.as_array(args[1], "SE3(rotation, translation): translation", (3,))
+            from .quaternion import Quaternion, coefficients
+
+            rot = args[0]
+            if isinstance(rot, Quaternion) or callable(getattr(rot, "coeffs", None)):
+                R = _quat_to_matrix(coefficients(rot, "SE3(quat, translation): quat"))
+            else:
+                R = K.as_array(rot, "SE3(rotation, translation): rotation", (3, 3))
+            p = K.as_array(args[1], "SE3(rotation, translation): translation", (3,), True)
             shape = K.batch_shape((R, 2), (p, 1))
-            self.rotation = np.broadcast_to(R, shape + (3, 3)).copy()
-            self.translation = np.broadcast_to(p, shape + (3,)).copy()
+            R = np.broadcast_to(R, shape + (3, 3)).copy()
+            p = np.broadcast_to(p, shape + (3,)).copy()
+        elif len(args) == 1 and isinstance(args[0], SE3):
+            R, p = np.array(args[0].rotation), np.array(args[0].translation)
+        elif not args or (len(args) == 1 and isinstance(args[0], int)
+                          and not isinstance(args[0], bool)):
+            if args and args[0] != 1:
+                raise ShapeError(f"SE3(int): only SE3(1) (the identity) is defined, got {args[0]}")
+            R, p = np.eye(3), np.zeros(3)
         elif len(args) == 1:
             H = K.as_array(args[0], "SE3(homogeneous)", (4, 4))
-            self.rotation = H[..., :3, :3].copy()
-            self.translation = H[..., :3, 3].copy()
+            R, p = H[..., :3, :3].copy(), H[..., :3, 3].copy()
         else:
             raise ShapeError(
-                "SE3 takes (rotation, translation) or a (..., 4, 4) homogeneous matrix")
+                "SE3 takes (rotation, translation), (quaternion, translation), a (..., 4, 4) "
+                "homogeneous matrix, an SE3, or nothing (the identity)")
+        _set(self, "rotation", R)
+        _set(self, "translation", p)
+
+    def __setattr__(self, name, value):
+        """``M.rotation = ...`` / ``M.translation = ...`` are checked and coerced as the
+        constructor's arguments (a ``(3, 1)`` translation is stored ``(3,)``)."""
+        K.checked_setattr(self, name, value, _FIELDS)
 
     @classmethod
     def _wrap(cls, R, p):
         obj = object.__new__(cls)
-        obj.rotation = R
-        obj.translation = p
+        _set(obj, "rotation", R)
+        _set(obj, "translation", p)
         return obj
 
     @classmethod
@@ -49,12 +81,31 @@ class SE3:
     @classmethod
     def Random(cls, shape=(), rng=None):
         """A uniformly random rotation and a translation uniform in [-1, 1]^3."""
-        from .explog import quaternion_to_matrix
-
         rng = np.random.default_rng() if rng is None else rng
         quat = rng.normal(size=tuple(shape) + (4,))
         quat /= np.linalg.norm(quat, axis=-1, keepdims=True)
-        return cls._wrap(quaternion_to_matrix(quat), rng.uniform(-1.0, 1.0, tuple(shape) + (3,)))
+        return cls._wrap(_quat_to_matrix(quat), rng.uniform(-1.0, 1.0, tuple(shape) + (3,)))
+
+    @staticmethod
+    def Interpolate(A, B, alpha):
+        """``A * exp6(alpha * log6(A.actInv(B)))`` (``SE3Tpl::Interpolate``): alpha = 0 gives A,
+        alpha = 1 gives B. alpha is a scalar or an array of the batch shape."""
+        K.expect_type(A, SE3, "SE3.Interpolate: A")
+        K.expect_type(B, SE3, "SE3.Interpolate: B")
+        alpha = K.as_array(alpha, "SE3.Interpolate: alpha", ())
+        return A * exp6(alpha * log6(A.actInv(B)))
+
+    def setRandom(self):
+        """Replace the values in place by ``SE3.Random(self.shape)``."""
+        other = SE3.Random(self.shape)
+        _set(self, "rotation", other.rotation)
+        _set(self, "translation", other.translation)
+
+    def setIdentity(self):
+        """Replace the values in place by the identity (the batch shape is kept)."""
+        other = SE3.Identity(self.shape)
+        _set(self, "rotation", other.rotation)
+        _set(self, "translation", other.translation)
 
     @property
     def shape(self):
@@ -63,11 +114,32 @@ class SE3:
 
     def __getitem__(self, index):
         shape = self.shape
+        K.check_batch_index(index, shape, "SE3", ".rotation[i, j], .translation[i]")
         R = np.broadcast_to(self.rotation, shape + (3, 3))[index]
         return SE3._wrap(R, np.broadcast_to(self.translation, shape + (3,))[index])
 
     def copy(self):
         return SE3._wrap(self.rotation.copy(), self.translation.copy())
+
+    def cast(self):
+        """A copy (Pinocchio's ``cast`` to its one scalar type, double)."""
+        return self.copy()
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    @property
+    def np(self):
+        """The homogeneous matrix, as Pinocchio's ``.np``."""
+        return self.homogeneous
+
+    def __array__(self, dtype=None, copy=None):
+        """``np.array(M)`` is the homogeneous matrix ``(..., 4, 4)``."""
+        H = self.homogeneous
+        return H if dtype is None else H.astype(dtype)
 
     @property
     def homogeneous(self):
@@ -99,18 +171,39 @@ class SE3:
         """6x6 ``[[R, 0]; [[p]x R, R]]``: ``M.dualAction @ f.vector == M.act(f).vector``."""
         return K.se3_dual_action(self.rotation, self.translation)
 
+    def toActionMatrix(self):
+        return self.action
+
+    def toActionMatrixInverse(self):
+        return self.actionInverse
+
+    def toDualActionMatrix(self):
+        return self.dualAction
+
     def inverse(self):
         """``(R^T, -R^T p)``."""
         Rt = K.mT(self.rotation)
         return SE3._wrap(Rt.copy(), -K.matvec(Rt, self.translation))
 
-    @K.broadcasting()
+    __invert__ = inverse
+
+    @K.broadcasting(tail=1)
     def __mul__(self, other):
-        """Composition ``aMb * bMc = aMc``: ``(R1 R2, p1 + R1 p2)``."""
-        if not isinstance(other, SE3):
-            return NotImplemented
-        R = self.rotation @ other.rotation
-        return SE3._wrap(R, self.translation + K.matvec(self.rotation, other.translation))
+        """Composition ``aMb * bMc = aMc``: ``(R1 R2, p1 + R1 p2)``; with a Motion, Force,
+        Inertia or a point ``(..., 3)`` (or a ``(3, 1)`` column), ``M.act(other)``."""
+        if isinstance(other, SE3):
+            R = self.rotation @ other.rotation
+            return SE3._wrap(R, self.translation + K.matvec(self.rotation, other.translation))
+        if isinstance(other, (Motion, Force, Inertia, np.ndarray)):
+            return self.act(other)
+        return NotImplemented
+
+    def __eq__(self, other):
+        """Exact equality of rotation and translation (``SE3Tpl::isEqual``)."""
+        return (isinstance(other, SE3) and np.array_equal(self.rotation, other.rotation)
+                and np.array_equal(self.translation, other.translation))
+
+    __hash__ = None
 
     @K.broadcasting(tail=1)
     def act(self, x):
@@ -129,7 +222,7 @@ class SE3:
         if isinstance(x, Inertia):
             return Inertia._wrap(x.mass.copy(), p + K.matvec(R, x.lever),
                                  K.symmetric_rotate(x.inertia, R))
-        point = K.as_array(x, "SE3.act(point)", (3,))
+        point = _point(x, "SE3.act(point)")
         return K.matvec(R, point) + p
 
     @K.broadcasting(tail=1)
@@ -151,7 +244,7 @@ class SE3:
             Rt = K.mT(R)
             return Inertia._wrap(
                 x.mass.copy(), K.matvec(Rt, x.lever - p), K.symmetric_rotate(x.inertia, Rt))
-        point = K.as_array(x, "SE3.actInv(point)", (3,))
+        point = _point(x, "SE3.actInv(point)")
         return K.matvec(K.mT(R), point - p)
 
     def isIdentity(self, prec=1e-12):
@@ -167,10 +260,24 @@ class SE3:
     def isApprox(self, other, prec=1e-12):
         """True when every batch element has ``rotation.isApprox`` and ``translation.isApprox``
         (Eigen: |a - b|^2 <= prec^2 min(|a|^2, |b|^2), each part on its own)."""
-        if not isinstance(other, SE3):
-            raise TypeError(f"SE3.isApprox takes an SE3, not {type(other).__name__}")
+        K.expect_type(other, SE3, "SE3.isApprox: other")
         return bool(np.all(K.is_approx(self.rotation, other.rotation, prec, 2)
                            & K.is_approx(self.translation, other.translation, prec, 1)))
 
+    def __str__(self):
+        """As Pinocchio prints an SE3 (``  R =`` rows, ``  p =`` row); a batch shows its shape."""
+        if self.shape:
+            return f"SE3 batch of shape {self.shape}\n{self!r}"
+        return f"  R =\n{K.eigen_str(self.rotation)}\n  p = {K.eigen_str(self.translation)}\n"
+
     def __repr__(self):
         return f"SE3(rotation={self.rotation!r}, translation={self.translation!r})"
+
+
+def _point(x, name):
+    """A point ``(..., 3)`` (or a ``(3, 1)`` column) for ``act``/``actInv``; a homogeneous
+    ``(4,)`` point is refused with the fix, as Pinocchio has no such overload."""
+    if np.shape(x) == (4,):
+        raise ShapeError(f"{name}: got a (4,) vector; a homogeneous point is not accepted, pass "
+                         "its first three entries x[:3] (or use M.homogeneous @ x)")
+    return K.as_array(x, f"{name} (a (..., 3) point)", (3,), True)

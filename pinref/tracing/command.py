@@ -43,7 +43,12 @@ def run(args):
     from . import trace
 
     started = time.perf_counter()
+    if args.seed < 0:
+        raise UsageError(f"--seed must be an integer >= 0 (NumPy's seeds are), got {args.seed}")
     model = model_from_args(args)
+    if model.nv == 0:
+        raise UsageError(f"model {args.model!r} has no joint with a degree of freedom: there is "
+                         "no pass to trace")
     if args.armature is not None:
         model.armature = np.full(model.nv, float(args.armature))
     state = {k: x[0] for k, x in random_states(model, 1, args.seed, args.fext).items()}

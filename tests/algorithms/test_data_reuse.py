@@ -55,3 +55,34 @@ def test_stale_caches_broadcast_into_a_larger_batch():
         pin.aba(pmodel, pdata, q[k], v[k], a[k])
         for i in range(1, model.njoints):
             assert_close(data.a[i].vector[k], pdata.a[i].vector, what=f"a[{i}] state {k}")
+
+
+@pytest.mark.parametrize("sequence", [[(2,), (3,)], [(2, 3), (4, 3)], [(3,), (2, 3), (4, 3)]],
+                         ids=["(2,)-(3,)", "(2,3)-(4,3)", "(3,)-(2,3)-(4,3)"])
+def test_batches_that_do_not_broadcast_start_afresh(sequence):
+    """issue 13 item 6: a batch shape the last one does not broadcast to resets the Data (it
+    crashed with NumPy's broadcast error); every algorithm then equals a fresh Data's result."""
+    rng = np.random.default_rng(6)
+    model, pmodel = build("tutorial")
+    data = pinref.Data(model)
+    calls = {
+        "rnea": lambda d, q, v, a: pinref.rnea(model, d, q, v, a),
+        "aba": lambda d, q, v, a: pinref.aba(model, d, q, v, a),
+        "crba": lambda d, q, v, a: pinref.crba(model, d, q),
+        "computeRNEADerivatives": lambda d, q, v, a: pinref.computeRNEADerivatives(
+            model, d, q, v, a)[0],
+        "computeABADerivatives": lambda d, q, v, a: pinref.computeABADerivatives(
+            model, d, q, v, a)[1],
+        "computeJointJacobians": lambda d, q, v, a: pinref.computeJointJacobians(model, d, q),
+        "jacobianCenterOfMass": lambda d, q, v, a: pinref.jacobianCenterOfMass(model, d, q),
+        "centerOfMass": lambda d, q, v, a: pinref.centerOfMass(model, d, q, v, a),
+        "computeKineticEnergy": lambda d, q, v, a: pinref.computeKineticEnergy(model, d, q, v),
+    }
+    for batch in sequence:
+        q, v, a = random_states(pmodel, batch, rng)
+        for name, call in calls.items():
+            got = call(data, q, v, a)
+            assert data.batch_shape == batch, name
+            assert_close(got, call(pinref.Data(model), q, v, a), what=f"{name} {batch}")
+        pinref.forwardKinematics(model, data, q, v, a)
+        assert data.oMi[1].shape == batch

@@ -18,6 +18,8 @@ import pytest
 import pinref
 from models import MODEL_NAMES, build
 from pinref.compare import from_pinocchio, to_pinocchio
+from pinref.compare.versions import (PIN4_DIFFERENCES, PIN4_ONLY_FIELDS, REFERENCE_VERSIONS,
+                                     is_pin4, pin_only_fields)
 from pinref.errors import UnsupportedError
 
 URDF_DIR = Path(__file__).parent / "urdf"
@@ -217,13 +219,52 @@ def test_unbounded_unaligned_axis_is_exact_in_pinocchio():
         np.testing.assert_allclose(jdata.M.rotation, pdata.M.rotation, rtol=0, atol=1e-15)
 
 
-@pytest.mark.parametrize("pm, joint", [(pin.buildSampleModelManipulator(True), "Mimic"),
-                                       (pin.buildSampleModelHumanoid(False), "Composite")],
-                         ids=["mimic", "composite"])
+def _ellipsoid_model():
+    """A pin 4.x model with its JointModelEllipsoid (3.8.0 has no such joint)."""
+    pm = pin.Model()
+    pm.addJoint(0, pin.JointModelRX(), pin.SE3.Identity(), "shoulder")
+    pm.addJoint(1, pin.JointModelEllipsoid(0.1, 0.2, 0.3), pin.SE3.Identity(), "ankle")
+    return pm
+
+
+UNSUPPORTED = [(pin.buildSampleModelManipulator(True), "Mimic"),
+               (pin.buildSampleModelHumanoid(False), "Composite")]
+if is_pin4(pin):
+    UNSUPPORTED.append((_ellipsoid_model(), "Ellipsoid"))
+
+
+@pytest.mark.parametrize("pm, joint", UNSUPPORTED, ids=[j.lower() for _, j in UNSUPPORTED])
 def test_unsupported_joints_are_named(pm, joint):
     index = next(i for i in range(1, pm.njoints) if joint in pm.joints[i].shortname())
     with pytest.raises(UnsupportedError, match=f"{pm.names[index]}.*JointModel{joint}"):
         from_pinocchio(pm)
+
+
+@pytest.mark.parametrize("path", URDF_FILES, ids=[p.stem for p in URDF_FILES])
+def test_bounds_pinref_does_not_hold_are_stored_as_pins_urdf_parser_does(path):
+    """pin 4.x's lower effort, velocity and dry-friction bounds and its position-limit margin,
+    for which pinref has no field, come out of ``to_pinocchio`` exactly as pin's own URDF
+    parser stores them (4.x stores ``lowerVelocityLimit = +velocity``; docs/quirks.md). pin
+    3.8.0 has none of these fields."""
+    fields = pin_only_fields(pin)
+    for root in ((), (pin.JointModelFreeFlyer(),)):
+        ref = pin.buildModelFromUrdf(str(path), *root)
+        assert [hasattr(ref, f) for f in PIN4_ONLY_FIELDS] == [f in fields
+                                                              for f in PIN4_ONLY_FIELDS]
+        ours = pinref.buildModelFromUrdf(path, *([pinref.JointModelFreeFlyer()] if root else []))
+        pm = to_pinocchio(ours)
+        for f in fields:
+            assert np.array_equal(getattr(pm, f), getattr(ref, f)), f
+
+
+def test_the_installed_pin_is_a_reference_and_its_differences_are_in_the_ledger():
+    """The tests run against pin 3.8.0 or 4.1.0; each difference ``versions.differs`` knows has
+    its entry, tagged with its key, in docs/quirks.md's "pin 4.1.0 differences"."""
+    assert pin.__version__ in REFERENCE_VERSIONS
+    ledger = (Path(__file__).parents[2] / "docs" / "quirks.md").read_text()
+    section = ledger.split("## pin 4.1.0 differences", 1)[1]
+    for key in PIN4_DIFFERENCES:
+        assert f"[`{key}`]" in section, key
 
 
 def test_import_pinref_does_not_import_pinocchio():

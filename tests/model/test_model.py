@@ -8,6 +8,7 @@ import pytest
 import pinref
 from models import MODEL_NAMES, build, caches
 from pinref import errors
+from pinref.compare.versions import differs
 from test_bridge import assert_fields_equal, model_fields
 
 
@@ -89,7 +90,8 @@ def test_bad_building_calls_raise():
     model = pinref.Model()
     with pytest.raises(errors.ModelError, match="parent id 3"):
         model.addJoint(3, pinref.JointModelRX(), pinref.SE3.Identity(), "a")
-    with pytest.raises(errors.UnsupportedError, match="not a pinref joint"):
+    with pytest.raises(errors.UnsupportedError,
+                       match=r"pinocchio.JointModelRX \(from the pinocchio package, not pinref\)"):
         model.addJoint(0, pin.JointModelRX(), pinref.SE3.Identity(), "a")
     with pytest.raises(errors.ShapeError, match="max_effort must hold 1 numbers"):
         model.addJoint(0, pinref.JointModelRX(), pinref.SE3.Identity(), "a", np.ones(2))
@@ -106,3 +108,53 @@ def test_appending_a_body_does_not_modify_the_callers_inertia():
     model.inertias[j] = Y
     model.appendBodyToJoint(j, pinref.Inertia(2.0, np.zeros(3), np.eye(3)))
     assert Y.mass == 1.0 and model.inertias[j].mass == 3.0
+
+
+def _structure(fields):
+    """The fields of ``model_fields`` that buildSampleModelHumanoidRandom does not draw at
+    random: everything but placements, inertias and limits (those are checked by pattern).
+    pin 4.x draws the friction bounds too (docs/quirks.md, "pin 4.1.0 differences")."""
+    random = ("jointPlacements[", "inertias[", "Limit")
+    if differs(pin, "sample_model_limits"):
+        random += ("friction",)
+    return {k: v for k, v in fields.items()
+            if not (k.startswith(random) or k.endswith("Limit") or ".inertia" in k)}
+
+
+def test_humanoid_random_has_pins_structure():
+    np.random.seed(3)
+    model, pm = pinref.buildSampleModelHumanoidRandom(), pin.buildSampleModelHumanoidRandom()
+    got, ref = model_fields(model), model_fields(pm)
+    assert got.keys() == ref.keys()
+    assert_fields_equal(_structure(got), _structure(ref))
+    # Pinocchio's pattern: the root at identity, every other placement and body random;
+    # effort/velocity limits in [0, 2], lower in [-2, 0], upper in [0, 2], quaternion [-1, 1].
+    for fields in (got, ref):
+        np.testing.assert_array_equal(fields["jointPlacements[1].rotation"], np.eye(3))
+        assert all(fields[f"inertias[{i}].mass"] > 0 for i in range(1, 28))
+        for key, lo, hi in (("effortLimit", 0, 2), ("velocityLimit", 0, 2),
+                            ("lowerPositionLimit", -2, 0), ("upperPositionLimit", 0, 2)):
+            assert fields[key].min() >= lo and fields[key].max() <= hi, key
+        np.testing.assert_array_equal(fields["lowerPositionLimit"][3:7], -np.ones(4))
+        np.testing.assert_array_equal(fields["upperPositionLimit"][3:7], np.ones(4))
+    if differs(pin, "sample_model_limits"):  # 3.8.0's zero friction, 4.x's in [0, 2]
+        np.testing.assert_array_equal(got["friction"], 0.0)
+        assert ref["friction"].min() >= 0 and ref["friction"].max() <= 2
+    assert not np.allclose(got["jointPlacements[2].translation"], 0.0)
+    np.random.seed(3)
+    again = model_fields(pinref.buildSampleModelHumanoidRandom(True, False))
+    assert_fields_equal(again, got)  # NumPy's global generator: seeded, repeatable
+
+
+@pytest.mark.parametrize("args, match", [
+    ((False,), "JointModelComposite .*JointModelTranslation.*JointModelSphericalZYX"),
+    ((True, True), "larm6_joint would be a JointModelMimic")])
+def test_humanoid_random_refuses_composite_and_mimic(args, match):
+    with pytest.raises(errors.UnsupportedError, match=match):
+        pinref.buildSampleModelHumanoidRandom(*args)
+    pm = pin.buildSampleModelHumanoidRandom(*args)  # what pin builds instead
+    assert (pm.joints[1].shortname() == "JointModelComposite") == (not args[0])
+    with pytest.raises(errors.UnsupportedError, match="JointModelComposite"):
+        pinref.buildSampleModelHumanoid(using_free_flyer=False)
+    assert pin.buildSampleModelHumanoid(using_free_flyer=False).joints[1].shortname() == \
+        "JointModelComposite"

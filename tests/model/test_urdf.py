@@ -9,6 +9,7 @@ parser (traversal order, axis mapping, limits, merging of fixed links, root join
 """
 
 import builtins
+import os
 from pathlib import Path
 
 import numpy as np
@@ -201,13 +202,18 @@ def test_mimic_tag():
 def test_only_the_urdf_file_is_opened(monkeypatch):
     """Meshes (package:// or absolute paths) are never opened."""
     opened = []
-    real_open = builtins.open
+    real_open, real_os_open = builtins.open, os.open
 
     def spy(file, *args, **kwargs):
         opened.append(str(file))
         return real_open(file, *args, **kwargs)
 
+    def os_spy(file, *args, **kwargs):
+        opened.append(str(file))
+        return real_os_open(file, *args, **kwargs)
+
     monkeypatch.setattr(builtins, "open", spy)
+    monkeypatch.setattr(os, "open", os_spy)
     path = URDF_DIR / "arm_fixed_tool.urdf"
     pinref.buildModelFromUrdf(path)
     assert opened == [str(path)]
@@ -258,3 +264,123 @@ def test_random_trees_match_pin(seed):
         pmodel = (pin.buildModelFromXML(xml) if pin_joint is None
                   else pin.buildModelFromXML(xml, pin_joint()))
         assert_fields_equal(model_fields(rmodel), model_fields(pmodel), tol=TOL)
+
+
+def _inertial_link(name, ixx, iyy, izz, ixy=0.0, mass=1.0):
+    return (f'<link name="{name}"><inertial><mass value="{mass}"/><inertia ixx="{ixx}" '
+            f'ixy="{ixy}" ixz="{ixy}" iyy="{iyy}" iyz="{ixy}" izz="{izz}"/></inertial></link>')
+
+
+INCONSISTENT_XML = "\n".join([
+    '<robot name="odd">', _inertial_link("base", 1, 1, 1),
+    _inertial_link("talos_like", 7.86269902e-05, 1.47497311e-04, 2.31875699e-04),
+    _inertial_link("negative", -1, 1, 1), _inertial_link("placeholder", 1e-6, 1e-6, 1e-6, 1e-6),
+    _inertial_link("plate_6_digits", 0.0833333, 0.333333, 0.416667),
+    *(f'<joint name="j{k}" type="fixed"><parent link="base"/><child link="{child}"/></joint>'
+      for k, child in enumerate(["talos_like", "negative", "placeholder", "plate_6_digits"])),
+    "</robot>"])
+
+
+def test_inconsistent_inertias_load_as_pin_with_one_warning_listing_every_link():
+    """Issue 12: a link whose principal moments break the triangle inequality or go negative
+    loads (as pin loads it) with ONE InertiaWarning naming each such link, its moments and by
+    how much; the 1e-6 placeholder (eigenvalues -1.99e-22, 8.5e-23, 3e-6) is not "negative";
+    a plate written to 6 digits passes."""
+    with pytest.warns(pinref.errors.InertiaWarning) as caught:
+        model = pinref.buildModelFromXML(INCONSISTENT_XML)
+    assert len(caught) == 1
+    lines = str(caught[0].message).splitlines()
+    assert "3 links" in lines[0] and "strict=True" in lines[0]
+    assert [line.split('"')[1] for line in lines[1:]] == ["talos_like", "negative",
+                                                          "placeholder"]
+    assert "2.54 %" in lines[1] and "triangle inequality" in lines[1]
+    assert "(-1, 1, 1)" in lines[2] and "negative" in lines[2]
+    assert "negative" not in lines[3] and "triangle inequality" in lines[3]
+    assert_fields_equal(model_fields(model), model_fields(pin.buildModelFromXML(
+        INCONSISTENT_XML)), tol=TOL)
+
+
+def test_strict_refuses_every_inconsistent_link(tmp_path):
+    path = tmp_path / "odd.urdf"
+    path.write_text(INCONSISTENT_XML)
+    for build, source in ((pinref.buildModelFromXML, INCONSISTENT_XML),
+                          (pinref.buildModelFromUrdf, path)):
+        with pytest.raises(pinref.errors.InertiaError) as info:
+            build(source, strict=True)
+        assert isinstance(info.value, ValueError)
+        assert all(f'"{name}"' in str(info.value) for name in ("talos_like", "negative",
+                                                                 "placeholder"))
+        assert "plate_6_digits" not in str(info.value)
+    with pytest.raises(pinref.errors.URDFError, match="negative"):
+        pinref.buildModelFromXML(INCONSISTENT_XML.replace('mass value="1.0"', 'mass value="-1"'))
+
+
+@pytest.mark.parametrize("prefix", ["  \n\t", "\ufeff", "\ufeff \n"], ids=["blanks", "bom",
+                                                                           "bom_blanks"])
+def test_what_urdfdom_accepts_before_the_declaration(prefix, tmp_path):
+    """urdfdom (tinyxml2) skips a BOM and blanks before <?xml ...?>, which expat refuses;
+    line numbers in messages still count the file's lines."""
+    xml = prefix + '<?xml version="1.0"?>\n<robot name="r"><link name="a"/></robot>'
+    path = tmp_path / "r.urdf"
+    path.write_bytes(xml.encode())
+    for model in (pinref.buildModelFromXML(xml), pinref.buildModelFromXML(xml.encode()),
+                  pinref.buildModelFromUrdf(path)):
+        assert_fields_equal(model_fields(model), model_fields(pin.buildModelFromUrdf(str(path))))
+    with pytest.raises(pinref.errors.URDFError, match=f"line {prefix.count(chr(10)) + 2}"):
+        pinref.buildModelFromXML(xml.replace("<link", "<link name='b'/><link"))
+
+
+@pytest.mark.parametrize("xyz, unit", [("1e-200 0 0", [1, 0, 0]), ("5e-324 0 0", [1, 0, 0]),
+                                       ("1e200 1e200 0", [0.5 ** 0.5, 0.5 ** 0.5, 0]),
+                                       ("3e-170 -4e-170 0", [0.6, -0.8, 0]),
+                                       ("0 0 -1e308", [0, 0, -1])])
+def test_an_axis_whose_square_under_or_overflows_is_normalised(xyz, unit):
+    """Issue 13 item 7: 1e-200 raised ZeroDivisionError and 1e200 1e200 0 was "a zero axis".
+    pin loads both with a joint that does not move (Eigen's normalized() leaves 1e-200 as it
+    is and makes 1e200 zero: docs/quirks.md); pinref gives the unit axis. Every other field is
+    pin's."""
+    xml = ('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute">'
+           f'<parent link="a"/><child link="b"/><axis xyz="{xyz}"/>'
+           '<limit effort="1" velocity="1"/></joint></robot>')
+    got, ref = model_fields(pinref.buildModelFromXML(xml)), model_fields(
+        pin.buildModelFromXML(xml))
+    np.testing.assert_allclose(got.pop("joints[1].axis"), unit, rtol=0, atol=2.3e-16)
+    ref.pop("joints[1].axis")
+    assert got["joints[1].type"] == "JointModelRevoluteUnaligned"
+    assert_fields_equal(got, ref, tol=TOL)
+
+
+def test_pins_positional_overloads():
+    """(filename[, root_joint[, root_joint_name]][, model][, mimic]) as pin's overloads: a
+    given Model is built into and returned (the conformance test bindings_urdf's idiom)."""
+    path = URDF_DIR / "quadruped.urdf"
+    ref = model_fields(pin.buildModelFromUrdf(str(path), pin.JointModelFreeFlyer(), "base"))
+    into = pinref.Model()
+    got = pinref.buildModelFromUrdf(path, pinref.JointModelFreeFlyer(), "base", into, False)
+    assert got is into
+    assert_fields_equal(model_fields(got), ref, tol=TOL)
+    assert_fields_equal(model_fields(pinref.buildModelFromXML(path.read_text(), pinref.Model())),
+                        model_fields(pin.buildModelFromUrdf(str(path))), tol=TOL)
+    with pytest.raises(pinref.errors.URDFError, match="unexpected argument 3"):
+        pinref.buildModelFromUrdf(path, pinref.JointModelFreeFlyer(), "base", 3)
+
+
+def test_the_load_is_linear_in_the_number_of_joints():
+    """Issue 13 item 13: 2,000 joints took 2.2 s and 10,000 joints 39 s (addFrame scanned every
+    frame for its name). Five times the joints must cost about five times the CPU time, not 25:
+    the bound 8 leaves room for noise (the old loader measured 12 here)."""
+    import sys
+    import time
+
+    sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
+    from bench_urdf import generated_urdf
+
+    def cpu(n):
+        xml = generated_urdf(n)
+        start = time.process_time()
+        model = pinref.buildModelFromXML(xml)
+        assert model.njoints == n + 1
+        return time.process_time() - start
+
+    cpu(50)  # warm up
+    assert cpu(2500) / cpu(500) < 8

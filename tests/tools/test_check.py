@@ -28,9 +28,11 @@ from pinref.checking import (
     make_backend,
     make_states,
 )
+from pinref.checking.backends import pin_version
 from pinref.checking.checks import run_checks
 from pinref.checking.states import default_armature, floating_base_dofs, has_floating_base
 from pinref.cli import main
+from pinref.errors import ArgumentTypeError, ArgumentValueError, ShapeError
 
 URDF_DIR = Path(__file__).parents[1] / "model" / "urdf"
 SAMPLES = {"tutorial": pinref.buildTutorialModel, "manipulator": pinref.buildSampleModelManipulator,
@@ -61,7 +63,7 @@ def test_every_check_passes_on_the_sample_models(name, backend):
             assert r.failing_states == [] and 0 <= r.worst_state < 6
     assert report.passed and report.exit_code == 0
     assert report.backend["name"] == backend
-    assert report.backend["version"] == ("3.8.0" if backend == "pin" else pinref.__version__)
+    assert report.backend["version"] == (pin_version() if backend == "pin" else pinref.__version__)
 
 
 def test_the_two_adapters_return_the_same_numbers():
@@ -315,8 +317,6 @@ def test_sizes_catches_a_wrong_index_table():
 
 def test_argument_errors():
     model = pinref.buildTutorialModel()
-    with pytest.raises(KeyError, match="no check named 'nope'"):
-        check(model, checks=["nope"])
     with pytest.raises(ValueError, match="backend: expected one of"):
         check(model, backend="drake")
     with pytest.raises(TypeError, match="pinref.checking.States"):
@@ -324,6 +324,30 @@ def test_argument_errors():
     with pytest.raises(ValueError, match="at least 1"):
         make_states(model, 0, 0)
     assert isinstance(make_backend("pin", model), (PinBackend, Backend))
+
+
+@pytest.mark.parametrize("kwargs, error, phrase", [
+    ({"checks": ["nope"]}, ArgumentValueError, "checks: unknown check 'nope'"),
+    ({"checks": "sizes"}, ArgumentTypeError, r"checks: expected a list .* \(write \['sizes'\]\)"),
+    ({"checks": 5}, ArgumentTypeError, "checks: expected a list"),
+    ({"checks": []}, ArgumentValueError, "checks: the list is empty"),
+    ({"backend": 5}, ArgumentValueError, "backend: expected one of pin, pinref"),
+    ({"n_states": 0}, ShapeError, "n_states: expected at least 1"),
+    ({"n_states": 2.5}, ArgumentTypeError, "n_states: expected a positive integer"),
+    ({"n_states": "3"}, ArgumentTypeError, "n_states: expected a positive integer"),
+    ({"n_states": 10**7}, ShapeError, "n_states: 10000000 states .* GiB"),
+    ({"seed": -1}, ArgumentValueError, "seed: expected an integer >= 0"),
+    ({"seed": "x"}, ArgumentTypeError, "seed: expected an integer >= 0"),
+], ids=lambda x: x if isinstance(x, str) else None)
+def test_bad_arguments_are_typed_errors_naming_them(kwargs, error, phrase):
+    """Issue 13 item 8: before, KeyError, TypeError from NumPy, a MemoryError or a run."""
+    with pytest.raises(error, match=phrase):
+        check(pinref.buildTutorialModel(), **kwargs)
+
+
+def test_a_model_that_is_not_a_model_is_named():
+    with pytest.raises(ArgumentTypeError, match="model: expected a pinref.Model, got str"):
+        check("tutorial")
 
 
 # --- the command ---------------------------------------------------------------------------------

@@ -146,7 +146,7 @@ def test_inconsistent_states_file_exits_2(capsys, tmp_path):
     assert code == 2 and "q required" in err
     path.write_text("not an npz")
     code, _, err = run(capsys, "diff", "--states-file", str(path))
-    assert code == 2 and "cannot read it" in err
+    assert code == 2 and "not a readable .npz" in err
 
 
 def test_trace_prints_the_tutorial_table(capsys):
@@ -223,3 +223,78 @@ def test_progress_only_on_a_terminal():
         p.done()
     assert quiet.text == ""
     assert "aba: pin 2/2" in loud.text and loud.text.endswith("\r\033[K")
+
+
+# --- user mistakes and hostile environments (issue 13 items 9, 11) --------------------------
+
+
+ONE_LINK = ('<robot name="one"><link name="base"><inertial><mass value="1"/><inertia ixx="1" '
+            'iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link></robot>')
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["diff", "--seed", "-1"], "--seed must be an integer >= 0"),
+    (["check", "--seed", "-1"], "--seed must be an integer >= 0"),
+    (["trace", "aba", "--seed", "-1"], "--seed must be an integer >= 0"),
+    (["diff", "--tolerance", "inf"], "--tolerance must be positive and finite"),
+    (["diff", "--model", "{tmp}/one.urdf"], "no joint with a degree of freedom"),
+    (["trace", "aba", "--model", "{tmp}/one.urdf"], "no pass to trace"),
+    (["diff", "--states-file", "{tmp}/empty.npz"], "holds no state"),
+    (["diff", "--states-file", "{tmp}/states.npy"], "expected an .npz archive"),
+    (["diff", "--states-file", "{tmp}/complex.npz"], "imaginary part"),
+    (["diff", "--states-file", "{tmp}/extra.npz"], "unexpected w.npy"),
+    (["diff", "--states-file", "{tmp}/broadcast.npz"], "9000000 states"),
+    (["diff", "--states", "100000000"], "100000000 states"),
+    (["check", "--states", "10000000"], "10000000 states"),
+])
+def test_user_mistakes_exit_2_without_a_traceback(capsys, tmp_path, argv, message):
+    (tmp_path / "one.urdf").write_text(ONE_LINK)
+    np.savez(tmp_path / "empty.npz", q=np.zeros((0, 9)), v=np.zeros((0, 8)),
+             tau=np.zeros((0, 8)))
+    np.save(tmp_path / "states.npy", np.zeros((2, 9)))
+    st = pinref.compare.random_states(pinref.buildTutorialModel(), 2, 0)
+    np.savez(tmp_path / "complex.npz", q=st["q"] + 0j, v=st["v"], tau=st["tau"])
+    np.savez(tmp_path / "extra.npz", q=st["q"], v=st["v"], tau=st["tau"], w=st["v"])
+    np.savez(tmp_path / "broadcast.npz", q=st["q"][:1], v=np.zeros((3000, 1, 8)),
+             tau=np.zeros((1, 3000, 8)))
+    argv = [a.format(tmp=tmp_path) for a in argv]
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"pinref {argv[0]}: error: ") and message in err, err
+
+
+def shell(command):
+    """Run ``command`` in bash with the venv's python as PY; (exit codes, stderr)."""
+    import os
+    import subprocess
+
+    env = dict(os.environ, PY=sys.executable)
+    return subprocess.run(["bash", "-c", command], capture_output=True, text=True, env=env,
+                          timeout=300)
+
+
+@pytest.mark.parametrize("argv", ["diff --states 3", "diff --states 3 --json", "info",
+                                  "trace aba", "check --states 2 --no-snapshots"])
+def test_a_full_disk_is_an_error_message_not_a_traceback(argv):
+    p = shell(f'"$PY" -m pinref {argv} > /dev/full')
+    assert p.returncode == 2, p.stderr
+    assert "Traceback" not in p.stderr and "cannot write the output" in p.stderr
+
+
+def test_a_broken_pipe_exits_141_quietly():
+    """141 = 128 + SIGPIPE, what a shell reports for a reader gone away; not 1 ("differs")."""
+    p = shell('"$PY" -m pinref diff --states 30 --verbose | true; echo "${PIPESTATUS[0]}"')
+    assert p.stdout.strip() == "141" and "Traceback" not in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("argv", ["diff --states 2", "info"])
+def test_a_closed_stdout_is_an_error_not_lost_output(argv):
+    p = shell(f'"$PY" -m pinref {argv} >&-')
+    assert p.returncode == 2 and "standard output is closed" in p.stderr, p.stderr
+
+
+def test_progress_on_a_terminal_during_a_long_run(capsys, monkeypatch):
+    """The command's progress reaches stderr per chunk when stderr is a terminal."""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    code, _, err = run(capsys, "diff", "--states", "3", "--algorithm", "aba")
+    assert code == 0 and "aba: states 3/3" in err

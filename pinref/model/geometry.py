@@ -1,0 +1,173 @@
+"""Geometry attached to a model's joints, as data (multibody/geometry.hpp, geometry-object.hpp).
+
+``GeometryModel`` and ``GeometryObject`` mirror Pinocchio's classes with the same attribute
+names: what ``pinocchio.buildGeomFromUrdf`` stores about each <visual> or <collision> of a URDF
+(name, parent joint and frame, placement, the shape and its size, the mesh path and scale, the
+colour and texture). There is no collision engine: a shape is plain numbers (Pinocchio's are
+coal objects), a mesh is its resolved path and scale (Pinocchio loads the mesh file; pinref
+never opens it), and ``collisionPairs`` stays empty. docs/urdf.md, "Geometry", has the rules.
+"""
+
+import copy
+import enum
+
+import numpy as np
+
+from ..errors import ModelError
+from ..spatial import SE3
+from .frame import pin_printed
+
+DEFAULT_COLOR = (0.9, 0.9, 0.9, 1.0)
+"""``GeometryObject::meshColor`` when no material sets it."""
+
+
+@pin_printed
+class GeometryType(enum.IntEnum):
+    """``pinocchio::GeometryType``: which geometries of a URDF a GeometryModel holds."""
+
+    VISUAL = 0
+    COLLISION = 1
+
+
+# --- shapes (coal's primitive classes, as data) --------------------------------------------
+
+
+class Box:
+    """``coal.Box(x, y, z)``: a box of sides x, y, z centred on its frame; ``halfSide`` (3,)."""
+
+    def __init__(self, x, y, z):
+        self.halfSide = 0.5 * np.array([x, y, z], dtype=float)
+
+    def __repr__(self):
+        return f"Box(halfSide={self.halfSide!r})"
+
+
+class Cylinder:
+    """``coal.Cylinder(radius, lz)``: a cylinder along the frame's z axis, of length lz
+    centred on the frame; ``radius`` and ``halfLength`` = lz / 2."""
+
+    def __init__(self, radius, lz):
+        self.radius, self.halfLength = float(radius), 0.5 * float(lz)
+
+    def __repr__(self):
+        return f"Cylinder(radius={self.radius!r}, halfLength={self.halfLength!r})"
+
+
+class Capsule:
+    """``coal.Capsule(radius, lz)``: a cylinder of length lz along z with hemispherical ends of
+    ``radius``; ``halfLength`` = lz / 2 (the cylindrical part's)."""
+
+    def __init__(self, radius, lz):
+        self.radius, self.halfLength = float(radius), 0.5 * float(lz)
+
+    def __repr__(self):
+        return f"Capsule(radius={self.radius!r}, halfLength={self.halfLength!r})"
+
+
+class Sphere:
+    """``coal.Sphere(radius)``, centred on the frame."""
+
+    def __init__(self, radius):
+        self.radius = float(radius)
+
+    def __repr__(self):
+        return f"Sphere(radius={self.radius!r})"
+
+
+class Mesh:
+    """A mesh file by its path and ``scale`` (3,). Pinocchio holds the loaded triangles (a
+    ``coal.BVHModelOBBRSS``); pinref keeps where they are: ``filename`` as resolved (equal
+    to the GeometryObject's ``meshPath``)."""
+
+    def __init__(self, filename, scale=(1.0, 1.0, 1.0)):
+        self.filename, self.scale = str(filename), np.array(scale, dtype=float)
+
+    def __repr__(self):
+        return f"Mesh(filename={self.filename!r}, scale={self.scale!r})"
+
+
+class Convex(Mesh):
+    """The convex hull of the mesh ``filename`` (Pinocchio's ``coal.Convex``, made for a mesh
+    named in its link's ``<collision_checking><convex name="..."/>``)."""
+
+    def __repr__(self):
+        return f"Convex(filename={self.filename!r}, scale={self.scale!r})"
+
+
+# --- objects and models ---------------------------------------------------------------------
+
+
+class GeometryObject:
+    """``pinocchio::GeometryObject``: ``geometry`` fixed to joint ``parentJoint`` at
+    ``placement`` (in the joint's frame), created from frame ``parentFrame``.
+
+    ``GeometryObject(name, parent_joint, parent_frame, placement, geometry, mesh_path="",
+    mesh_scale=ones(3), override_material=False, mesh_color=DEFAULT_COLOR,
+    mesh_texture_path="")``, Pinocchio's full constructor; ``disableCollision`` is False.
+    """
+
+    def __init__(self, name, parent_joint, parent_frame, placement, geometry, mesh_path="",
+                 mesh_scale=(1.0, 1.0, 1.0), override_material=False, mesh_color=DEFAULT_COLOR,
+                 mesh_texture_path=""):
+        if not isinstance(placement, SE3) or placement.shape != ():
+            raise ModelError(f"GeometryObject({name!r}): placement must be one SE3")
+        self.name = str(name)
+        self.parentJoint = int(parent_joint)
+        self.parentFrame = int(parent_frame)
+        self.placement = placement
+        self.geometry = geometry
+        self.meshPath = str(mesh_path)
+        self.meshScale = np.array(mesh_scale, dtype=float)
+        self.overrideMaterial = bool(override_material)
+        self.meshColor = np.array(mesh_color, dtype=float)
+        self.meshTexturePath = str(mesh_texture_path)
+        self.disableCollision = False
+
+    def copy(self):
+        return copy.deepcopy(self)
+
+    def __repr__(self):
+        return (f"GeometryObject(name={self.name!r}, parentJoint={self.parentJoint}, "
+                f"parentFrame={self.parentFrame}, geometry={self.geometry!r})")
+
+
+class GeometryModel:
+    """``pinocchio::GeometryModel``: ``geometryObjects`` in insertion order, ``ngeoms``, and
+    ``collisionPairs`` (always empty here: pinref has no collision engine)."""
+
+    def __init__(self):
+        self.geometryObjects = []
+        self.collisionPairs = []
+
+    @property
+    def ngeoms(self):
+        return len(self.geometryObjects)
+
+    def addGeometryObject(self, geometry_object, model=None):
+        """Append ``geometry_object``; with ``model``, its ``parentJoint`` is set from its
+        parent frame's joint, as Pinocchio's overload does. Returns its id."""
+        if model is not None:
+            if not 0 <= geometry_object.parentFrame < model.nframes:
+                raise ModelError(f"addGeometryObject({geometry_object.name!r}): parent frame "
+                                 f"{geometry_object.parentFrame} is not a frame of the model")
+            geometry_object.parentJoint = model.frames[geometry_object.parentFrame].parentJoint
+        self.geometryObjects.append(geometry_object)
+        return self.ngeoms - 1
+
+    def existGeometryName(self, name):
+        return any(g.name == name for g in self.geometryObjects)
+
+    def getGeometryId(self, name):
+        """The id of the object called ``name``. Raises ModelError for an unknown name
+        (Pinocchio returns ``ngeoms``)."""
+        for k, g in enumerate(self.geometryObjects):
+            if g.name == name:
+                return k
+        raise ModelError(f"no geometry object named {name!r}; the objects are "
+                         f"{[g.name for g in self.geometryObjects]}")
+
+    def copy(self):
+        return copy.deepcopy(self)
+
+    def __str__(self):
+        return f"Nb geometry objects = {self.ngeoms}\n"

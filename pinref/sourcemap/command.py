@@ -1,0 +1,53 @@
+"""``pinref source``: pinref's statements beside the installed Pinocchio's header lines.
+
+    pinref source aba                 aba.py beside aba.hxx, stop by stop, statement by statement
+    pinref source rnea --json         the same as JSON (file, line, text of both sides)
+    pinref source crba --headers DIR  another Pinocchio's include/pinocchio directory
+
+The headers come from the installed pin wheel (pip install 'pinref[pin]'); the line map is
+pinref/sourcemap/linemap.json (anchor texts, no line numbers). Exit codes: 0 every anchor found
+once, 1 some anchor not found in these sources (the listing says which), 2 bad usage or no
+headers installed.
+"""
+
+import argparse
+import json
+
+
+def add(subparsers):
+    p = subparsers.add_parser("source", help="print pinref's steps beside Pinocchio's header lines",
+                              description=__doc__.replace("``", ""),
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("algorithm", choices=("aba", "rnea", "crba"))
+    p.add_argument("--headers", metavar="DIR",
+                   help="Pinocchio's include/pinocchio directory (default: the installed pin's)")
+    p.add_argument("--json", action="store_true", help="print the listing as JSON")
+    p.set_defaults(run=run)
+
+
+def run(args):
+    from pathlib import Path
+
+    from ..cli import UsageError
+    from . import find_headers, load_map, render, resolve, to_dict
+
+    if args.headers is None:
+        headers, version = find_headers()
+    else:
+        headers, version = Path(args.headers), None
+        if not (headers / "algorithm").is_dir():
+            raise UsageError(f"--headers {args.headers}: no algorithm/ directory there; give "
+                             "the include/pinocchio directory of a Pinocchio install")
+    blocks = resolve(args.algorithm, headers)
+    ok = all(b.ok for b in blocks)
+    if args.json:
+        print(json.dumps(to_dict(blocks, args.algorithm, version), indent=1))
+    else:
+        print(render(blocks, args.algorithm, version))
+        expected = load_map()["pinocchio"]
+        if version is not None and version != expected:
+            print(f"\nnote: the map was written for Pinocchio {expected}; this is {version}")
+        if not ok:
+            print("\nsome anchors were not found exactly once (NOT FOUND above): the map, "
+                  "pinref/sourcemap/linemap.json, no longer fits these sources")
+    return 0 if ok else 1
