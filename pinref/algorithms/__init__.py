@@ -41,9 +41,7 @@ POSITION, VELOCITY, ACCELERATION = (KinematicLevel.POSITION, KinematicLevel.VELO
                                     KinematicLevel.ACCELERATION)
 ARG0, ARG1 = ArgumentPosition.ARG0, ArgumentPosition.ARG1
 
-# The modules aba, crba and rnea keep their names here; pinref exports their functions.
-FUNCTIONS_OF_MODULES = ("aba", "crba", "rnea")
-
+# pinref.algorithms.aba, .crba and .rnea are the modules; pinref exports their functions.
 __all__ = ["Convention", "forwardKinematics", "nonLinearEffects",
            "computeGeneralizedGravity", "computeStaticTorque",
            "computeRNEADerivatives", "computeABADerivatives",

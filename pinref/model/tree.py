@@ -58,7 +58,8 @@ class Group:
             self.template = type(first)()
             self.template.setIndexes(first.id, 0, 0)
             self.scratch = self.template.createData()
-            self.affine = _affine_placements(model, first, ids)
+            if role == "calc":
+                self.affine = _affine_placements(model, first, ids)
 
 
 def _affine_placements(model, first, ids):
