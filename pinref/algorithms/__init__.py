@@ -41,13 +41,14 @@ WORLD, LOCAL, LOCAL_WORLD_ALIGNED = (ReferenceFrame.WORLD, ReferenceFrame.LOCAL,
                                      ReferenceFrame.LOCAL_WORLD_ALIGNED)
 POSITION, VELOCITY, ACCELERATION = (KinematicLevel.POSITION, KinematicLevel.VELOCITY,
                                     KinematicLevel.ACCELERATION)
-ARG0, ARG1 = ArgumentPosition.ARG0, ArgumentPosition.ARG1
+ARG0, ARG1, ARG2, ARG3, ARG4 = ArgumentPosition
 
 __all__ = ["Convention", "aba", "crba", "forwardKinematics", "rnea", "nonLinearEffects",
            "computeGeneralizedGravity", "computeStaticTorque",
            "computeRNEADerivatives", "computeABADerivatives",
            "computeGeneralizedGravityDerivatives", "computeStaticTorqueDerivatives",
            "ReferenceFrame", "KinematicLevel", "ArgumentPosition", "WORLD", "LOCAL",
-           "LOCAL_WORLD_ALIGNED", "POSITION", "VELOCITY", "ACCELERATION", "ARG0", "ARG1",
+           "LOCAL_WORLD_ALIGNED", "POSITION", "VELOCITY", "ACCELERATION", "ARG0", "ARG1", "ARG2",
+           "ARG3", "ARG4",
            *frames.__all__, *jacobian.__all__,
            *center_of_mass.__all__, *energy.__all__, *joint_configuration.__all__]
