@@ -6,9 +6,9 @@
 
 The headers come from the installed pin wheel, pin 3.8.0 or 4.x (pip install 'pinref[pin]' or
 'pinref[pin4]'); the listing names the version whose headers it used. The line map is
-pinref/sourcemap/linemap.json (anchor texts, per version where they differ). Exit codes: 0 every anchor found
-once, 1 some anchor not found in these sources (the listing says which), 2 bad usage or no
-headers installed.
+pinref/sourcemap/linemap.json (anchor texts, per version where they differ). Exit codes: 0
+every anchor found once, 1 some anchor not found in these sources (the listing says which), 2 bad
+usage or no headers installed (the message names the files looked for).
 """
 
 import argparse
