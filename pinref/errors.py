@@ -94,6 +94,10 @@ class NotPositiveDefiniteError(PinrefError, ArithmeticError):
         super().__init__(message)
         self.joint_id = joint_id
 
+    def __reduce__(self):
+        """Pickled with its joint id (the diff's worker processes send errors back pickled)."""
+        return type(self), (*self.args, self.joint_id)
+
 
 class InertiaWarning(UserWarning):
     """An inertia Pinocchio accepts but no rigid body has (triangle inequality, a negative

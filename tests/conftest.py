@@ -13,6 +13,15 @@ def pytest_report_header():
     return f"reference: pin {pin_version()} (pinref.compare.versions decides what differs)"
 
 
+def rigid_body_inertia(A, floor=0.1):
+    """A rotational inertia some rigid body has: ``tr(S) I3 - S`` for the second-moment matrix
+    ``S = A A^T + floor I3`` (``A`` of shape ``(..., 3, 3)``), so the principal moments are
+    positive and obey the triangle inequality, and pinref.Inertia takes it without a warning."""
+    S = A @ np.swapaxes(A, -1, -2) + floor * np.eye(3)
+    S = 0.5 * (S + np.swapaxes(S, -1, -2))
+    return np.trace(S, axis1=-2, axis2=-1)[..., None, None] * np.eye(3) - S
+
+
 def assert_close(actual, ref, tol=1e-12, what=""):
     """The project tolerance: ``max|actual - ref| <= tol * max(1, max|ref|)``, shapes equal.
 

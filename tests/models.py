@@ -45,7 +45,8 @@ def random_tree(seed):
 
 
 def build(name):
-    """(pinref model, pinocchio model) with equal numbers."""
+    """(pinref model, pinocchio model) with equal numbers; "pendulum" is one RY joint (nv == 1,
+    where eigenpy hands one-column caches back as vectors)."""
     if name == "tutorial":
         model = pinref.buildTutorialModel()
         return model, to_pinocchio(model)
@@ -53,6 +54,11 @@ def build(name):
         return pinref.buildSampleModelManipulator(), pin.buildSampleModelManipulator()
     if name == "humanoid":
         return pinref.buildSampleModelHumanoid(), pin.buildSampleModelHumanoid()
+    if name == "pendulum":
+        model = pinref.Model()
+        model.addJoint(0, pinref.JointModelRY(), pinref.SE3.Identity(), "ry")
+        model.appendBodyToJoint(1, pinref.Inertia(2.0, np.array([0.0, 0.0, -0.5]), np.eye(3) * 0.1))
+        return model, to_pinocchio(model)
     model = random_tree(int(name[4:]))
     return model, to_pinocchio(model)
 
@@ -79,10 +85,11 @@ def random_fext(njoints, batch, rng):
 
 
 def caches(model, data, lib, idx, batch):
-    """Every cache as a dict of arrays, for one state ``idx`` (pinref arrays are broadcast)."""
+    """Every cache as a dict of arrays, for one state ``idx`` (pinref arrays are broadcast; pin's
+    are reshaped, since eigenpy returns a one-column matrix such as Fcrb at nv == 1 as a vector)."""
     def get(x, tail):
         x = np.asarray(x, dtype=float)
-        return x if lib == "pin" else np.broadcast_to(x, batch + tail)[idx]
+        return np.reshape(x, tail) if lib == "pin" else np.broadcast_to(x, batch + tail)[idx]
 
     out = {"tau": get(data.tau, (model.nv,)), "nle": get(data.nle, (model.nv,)),
            "g": get(data.g, (model.nv,)), "ddq": get(data.ddq, (model.nv,)),
@@ -106,8 +113,6 @@ def caches(model, data, lib, idx, batch):
             value = getattr(jd, name)
             if name in ("v", "c"):
                 value = value.vector
-            elif lib == "pin":
-                value = np.reshape(value, tail)
             out[f"joints[{i}].{name}"] = get(value, tail)
     return out
 

@@ -14,8 +14,10 @@ Conventions (docs/walkthrough.md, "How the blocks are checked"):
 The walkthrough's source references, a "> **pinref** [`file.py:N`](link) `function`:
 `statement`" line and a "> **Pinocchio** `header.hxx:N` `scope`: `statement`" line, must be a
 pair of the line map pinref/sourcemap/linemap.json (which tests/tools/test_source.py checks
-against the code and pin 3.8.0's headers), and their line numbers N must be the ones
-``pinref.sourcemap.resolve`` finds today. When pinref's algorithms move (or the map changes),
+against the code and the installed pin's headers), and their line numbers N must be the ones
+``pinref.sourcemap.resolve`` finds today: pinref's in today's code, Pinocchio's in pin 3.8.0's
+headers (the baseline; under pin 4.x, the 3.8.0 lines the map records, which the pin 3.8.0 run
+checks against 3.8.0's headers). When pinref's algorithms move (or the map changes),
 
     python tests/test_docs.py --update-line-numbers
 
@@ -225,18 +227,26 @@ def _pair_key(ours, theirs):
 
 def resolved_steps():
     """``{(pinref file name, function, pinref anchor, header name, header anchor): (pinref path,
-    pinref line, header line)}`` for every step of the line map, located by
-    ``pinref.sourcemap.resolve`` in today's pinref and the installed pin's headers."""
-    from pinref.sourcemap import ALGORITHMS, load_map, resolve
+    pinref line, header line)}`` for every step of the line map: pinref's side located by
+    ``pinref.sourcemap.resolve`` in today's pinref, the header's side Pinocchio 3.8.0's (the
+    baseline the walkthrough quotes): resolved in its headers when 3.8.0 is installed (and equal
+    to the line the map records), else the line the map records for 3.8.0."""
+    from pinref.sourcemap import ALGORITHMS, find_headers, load_map, pick, resolve
 
+    data = load_map()
+    baseline = data["pinocchio"]
+    installed = find_headers().version
     found = {}
     for algorithm in ALGORITHMS:
-        entries = load_map()["algorithms"][algorithm]
+        entries = data["algorithms"][algorithm]
         for entry, block in zip(entries, resolve(algorithm, strict=True)):
-            for (ours, theirs), step in zip(entry["steps"], block.steps):
-                key = (Path(entry["file"]).name, entry["function"], _collapsed(ours),
-                       Path(entry["header"]).name, _collapsed(theirs))
-                found[key] = (entry["file"], step.pinref.first, step.pin.first)
+            header = Path(pick(entry["header"], baseline, baseline)).name
+            for (ours, theirs, line), step in zip(entry["steps"], block.steps):
+                if installed == baseline:
+                    assert step.pin.first == line, (entry["stop"], theirs, step.pin.first, line)
+                key = (Path(entry["file"]).name, entry["function"], _collapsed(ours), header,
+                       _collapsed(pick(theirs, baseline, baseline)))
+                found[key] = (entry["file"], step.pinref.first, line)
     return found
 
 

@@ -39,7 +39,7 @@ WORLD, LOCAL, LOCAL_WORLD_ALIGNED = (ReferenceFrame.WORLD, ReferenceFrame.LOCAL,
                                      ReferenceFrame.LOCAL_WORLD_ALIGNED)
 POSITION, VELOCITY, ACCELERATION = (KinematicLevel.POSITION, KinematicLevel.VELOCITY,
                                     KinematicLevel.ACCELERATION)
-ARG0, ARG1 = ArgumentPosition.ARG0, ArgumentPosition.ARG1
+ARG0, ARG1, ARG2, ARG3, ARG4 = ArgumentPosition
 
 # pinref.algorithms.aba, .crba and .rnea are the modules; pinref exports their functions.
 __all__ = ["Convention", "forwardKinematics", "nonLinearEffects",
@@ -47,6 +47,7 @@ __all__ = ["Convention", "forwardKinematics", "nonLinearEffects",
            "computeRNEADerivatives", "computeABADerivatives",
            "computeGeneralizedGravityDerivatives", "computeStaticTorqueDerivatives",
            "ReferenceFrame", "KinematicLevel", "ArgumentPosition", "WORLD", "LOCAL",
-           "LOCAL_WORLD_ALIGNED", "POSITION", "VELOCITY", "ACCELERATION", "ARG0", "ARG1",
+           "LOCAL_WORLD_ALIGNED", "POSITION", "VELOCITY", "ACCELERATION", "ARG0", "ARG1", "ARG2",
+           "ARG3", "ARG4",
            *frames.__all__, *jacobian.__all__,
            *center_of_mass.__all__, *energy.__all__, *joint_configuration.__all__]

@@ -142,7 +142,7 @@ def centerOfMass(model, data, *args, compute_subtree_coms=True):
                         f"at most 3 state arrays, got {len(args)}")
     if not args:
         level = KinematicLevel.ACCELERATION
-    elif len(args) == 1 and np.ndim(args[0]) == 0:
+    elif len(args) == 1 and np.isscalar(args[0]):
         level = _check_level(args[0])
     else:
         forwardKinematics(model, data, *args)

@@ -27,6 +27,8 @@ oMi = data.oMi[i] = (R, t), v = data.v[i] and a = data.a[i] (LOCAL, frame i):
     getFrameJacobianTimeVariation(f, rf):   oMf[f] = oMi * p ; dJ translated to oMf[f], and
         LOCAL                 dJ_k -= (p^-1 v) x (oMf^-1 J_k)
         LOCAL_WORLD_ALIGNED   dJ_k.linear -= (ov.linear + ov.angular x oMf.t) x J_k.angular
+    frameJacobianTimeVariation(q, v, f, rf):   computeJointJacobiansTimeVariation(q, v) ;
+                              updateFramePlacements ; getFrameJacobianTimeVariation(f, rf)
 
 WORLD is the motion of the body point at the world origin, not "the local twist rotated"; that
 one is LOCAL_WORLD_ALIGNED. The getters read caches written by earlier calls on the same Data
@@ -41,7 +43,8 @@ from ..errors import ModelError
 from ..spatial import SE3, Motion
 from ..spatial._kernels import cross, matvec, rot_pair, stack6
 from ._args import ReferenceFrame, check_data, state
-from .jacobian import (check_joint_id, check_reference_frame, jacobian_time_variation,
+from .jacobian import (check_joint_id, check_reference_frame,
+                       computeJointJacobiansTimeVariation, jacobian_time_variation,
                        joint_jacobian_local_backward_step,
                        joint_jacobian_local_world_aligned_forward_step,
                        joint_jacobian_world_forward_step, translate_joint_jacobian)
@@ -372,7 +375,27 @@ def getFrameJacobianTimeVariation(model, data, frame_id, reference_frame):
     return jacobian_time_variation(model, data, i, rf, data.oMf[f], v_frame)
 
 
+def frameJacobianTimeVariation(model, data, q, v, frame_id, reference_frame):
+    """``dJ/dt`` of frame ``frame_id``'s Jacobian in ``reference_frame`` (required), from q, v.
+
+    q : (..., model.nq) ; v : (..., model.nv) ; returns (..., 6, model.nv). The calls
+    ``computeJointJacobiansTimeVariation(model, data, q, v)``, ``updateFramePlacements(model,
+    data)`` and ``getFrameJacobianTimeVariation(model, data, frame_id, reference_frame)``, as
+    Pinocchio's Python binding ``frameJacobianTimeVariation`` makes them (3.8.0,
+    bindings/python/algorithm/expose-frames.cpp); writes their caches (``liMi``, ``oMi``,
+    ``v``, ``ov``, ``J``, ``dJ``, every ``oMf``).
+    """
+    where = "frameJacobianTimeVariation"
+    check_data(model, data)
+    check_frame_id(model, frame_id, where)
+    check_reference_frame(reference_frame, where)
+    check_data_frames(model, data, where)
+    computeJointJacobiansTimeVariation(model, data, q, v)
+    updateFramePlacements(model, data)
+    return getFrameJacobianTimeVariation(model, data, frame_id, reference_frame)
+
+
 __all__ = ["updateFramePlacements", "updateFramePlacement", "framesForwardKinematics",
            "getVelocity", "getAcceleration", "getClassicalAcceleration", "getFrameVelocity",
            "getFrameAcceleration", "getFrameClassicalAcceleration", "getFrameJacobian",
-           "computeFrameJacobian", "getFrameJacobianTimeVariation"]
+           "computeFrameJacobian", "getFrameJacobianTimeVariation", "frameJacobianTimeVariation"]

@@ -11,11 +11,13 @@ v[idx_v : idx_v + nv] (IntegrateStep, DifferenceStep, ... in multibody/liegroup/
     neutral()[q_i]                = neutral_i
     normalize(q)[q_i]             = normalize_i(q[q_i])                (a copy; q is not changed)
     isNormalized(q)               = all_i isNormalized_i(q[q_i], prec)
+    isSameConfiguration(q1, q2)   = all_i isSameConfiguration_i(q1[q_i], q2[q_i], prec)
     randomConfiguration(lo, up)   = random_i(lo[q_i], up[q_i])         (finite bounds only)
     squaredDistance(q1, q2)[i-1]  = |difference_i(q1[q_i], q2[q_i])|^2  (one entry per joint)
     distance(q1, q2)              = sqrt(sum_i squaredDistance_i)
     dIntegrate(q, v, arg)         = block-diag_i dIntegrate_i(q[q_i], v[v_i], arg)    (nv x nv)
     dDifference(q1, q2, arg)      = block-diag_i dDifference_i(q1[q_i], q2[q_i], arg)
+    dIntegrateTransport(q, v, J, arg)[v_i, :] = dIntegrate_i(q[q_i], v[v_i], arg) J[v_i, :]
 
 Every function takes leading batch axes; the batch axes of the arguments broadcast. The
 operations that read q as a configuration refuse a quaternion or (cos, sin) pair of non-unit
@@ -135,6 +137,30 @@ def isNormalized(model, q, prec=1e-12):
     return result[()]
 
 
+def isSameConfiguration(model, q1, q2, prec):
+    """True when q1 and q2 are the same configuration to the relative precision ``prec``.
+
+    Joint by joint: the segments are Eigen-approximately equal,
+    ``|a - b|^2 <= prec^2 min(|a|^2, |b|^2)`` (so a joint at exactly 0 matches only 0), and a
+    quaternion q matches q and -q (the same rotation); the free-flyer and planar joints compare
+    their translation and rotation parts separately. A bool for one pair, a bool array of the
+    broadcast batch shape for several. q1, q2 : (..., nq), unit quaternions and (cos, sin)
+    pairs; prec : a number >= 0 (no default, as Pinocchio's Python API).
+
+    Mirrors ``pinocchio::isSameConfiguration`` (joint-configuration.hxx, 3.8.0).
+    """
+    arrays, shape = _configurations(model, "isSameConfiguration", q1=q1, q2=q2)
+    q1, q2 = arrays["q1"], arrays["q2"]
+    if not prec >= 0:
+        raise ModelError(f"isSameConfiguration: prec must be a number >= 0, got {prec!r}")
+    result = np.full(shape, True)
+    for jmodel in _joints(model):
+        qs = jmodel.q_slice
+        # all_i isSameConfiguration_i(q1[q_i], q2[q_i], prec)
+        result = result & jmodel.lie_group.is_same_configuration(q1[..., qs], q2[..., qs], prec)
+    return result[()]
+
+
 def randomConfiguration(model, lower_bound=None, upper_bound=None, rng=None):
     """A configuration drawn uniformly within the bounds, ``(..., model.nq)``.
 
@@ -223,11 +249,16 @@ def distance(model, q1, q2):
 
 
 def _arg(arg, where):
+    """ARG0 or ARG1; the other ArgumentPosition values (Pinocchio returns zeros or garbage for
+    them) and what is no position raise UnsupportedError."""
     try:
-        return ArgumentPosition(int(arg))
+        value = int(arg)
     except (TypeError, ValueError):
+        value = None
+    if value not in (0, 1):
         raise UnsupportedError(f"{where}: arg must be pinref.ArgumentPosition.ARG0 or ARG1 "
-                               f"(0 or 1), got {arg!r}") from None
+                               f"(0 or 1), got {arg!r}")
+    return ArgumentPosition(value)
 
 
 def dIntegrate(model, q, v, arg=None):
@@ -269,5 +300,50 @@ def dDifference(model, q1, q2, arg=None):
     return J
 
 
+def dIntegrateTransport(model, q, v, Jin, arg):
+    """``dIntegrate(model, q, v, arg) @ Jin``: tangent vectors or matrices given at
+    ``integrate(q, v)`` carried back to the tangent space at q (the chain rule of
+    ``f(integrate(q, v))``), computed joint block by joint block.
+
+    Parameters
+    ----------
+    q : (..., nq) ; v : (..., nv)
+    Jin : (..., nv, m) matrices, or (..., nv) vectors when Jin has one axis less than the
+        Jacobian (..., nv, nv) (with batched q, a matrix Jin carries the batch axes too, or
+        size-1 ones); an unbatched ``(nv, 1)`` column is one vector and gives ``(nv,)``, as
+        Pinocchio returns it.
+    arg : ArgumentPosition.ARG0 (the Jacobian with respect to q) or ARG1 (to v); required.
+
+    Returns an array of Jin's shape, broadcast against the batch of q and v. Mirrors
+    ``pinocchio::dIntegrateTransport`` (joint-configuration.hxx; Pinocchio's Python API has
+    only this five-argument overload, returning a new array).
+    """
+    where = "dIntegrateTransport"
+    arg = _arg(arg, where)
+    q, arrays, shape = state(model, q, v=v)
+    v = arrays["v"]
+    J = real_array(Jin, f"{where}: Jin")
+    vectors = J.ndim == len(shape) + 1 or J.shape == (model.nv, 1)
+    if vectors:
+        J = model.check_vector(J, f"{where}: Jin", model.nv)[..., None]
+    elif J.ndim < 2 or J.shape[-2] != model.nv:
+        raise ShapeError(f"{where}: Jin: expected {model.nv} rows (model.nv), shape "
+                         f"(..., {model.nv}, m) or (..., {model.nv}), got shape {J.shape}")
+    elif not np.all(np.isfinite(J)):
+        raise NonFiniteError(f"{where}: Jin contains NaN or infinity")
+    try:
+        out_shape = np.broadcast_shapes(shape, J.shape[:-2]) + J.shape[-2:]
+    except ValueError:
+        raise ShapeError(f"{where}: the batch shape {J.shape[:-2]} of Jin {J.shape} does not "
+                         f"broadcast against the batch shape {shape} of q and v") from None
+    out = np.empty(out_shape)
+    for jmodel in _joints(model):
+        vs = jmodel.v_slice
+        # Jout[v_i, :] = dIntegrate_i(q[q_i], v[v_i], arg) Jin[v_i, :]
+        out[..., vs, :] = jmodel.dIntegrate(q[..., jmodel.q_slice], v[..., vs], arg) @ J[..., vs, :]
+    return out[..., 0] if vectors else out
+
+
 __all__ = ["integrate", "difference", "interpolate", "neutral", "normalize", "isNormalized",
-           "randomConfiguration", "squaredDistance", "distance", "dIntegrate", "dDifference"]
+           "isSameConfiguration", "randomConfiguration", "squaredDistance", "distance",
+           "dIntegrate", "dDifference", "dIntegrateTransport"]

@@ -167,7 +167,10 @@ def _se3(M):
 
 
 def _inertia(Y):
-    return Inertia(float(Y.mass), np.array(Y.lever, dtype=float), np.array(Y.inertia, dtype=float))
+    """pin's inertia copied verbatim: the model is pin's, already built, so a value the checked
+    constructor refuses (pin's URDF parser keeps a -5e-20 diagonal of icub) is kept as it is."""
+    return Inertia._wrap(np.array(float(Y.mass)), np.array(Y.lever, dtype=float),
+                         np.array(Y.inertia, dtype=float))
 
 
 def _pin_se3(pin, M):
@@ -175,4 +178,8 @@ def _pin_se3(pin, M):
 
 
 def _pin_inertia(pin, Y):
-    return pin.Inertia(float(Y.mass), Y.lever.copy(), Y.inertia.copy())
+    """pinref's inertia set field by field: pin's constructor refuses what its URDF parser loads
+    (a diagonal of -5e-20), its setters copy the numbers."""
+    out = pin.Inertia.Zero()
+    out.mass, out.lever, out.inertia = float(Y.mass), Y.lever.copy(), Y.inertia.copy()
+    return out

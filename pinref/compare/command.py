@@ -107,8 +107,9 @@ def run(args):
 
 
 def timing_line(report, elapsed):
-    """``pinref diff: all agree (rnea, crba, aba x 100 states) in 0.41 s (pinref 0.05 s, ...)``;
-    the parts are summed over the chunks, which may run in parallel (then exceed the total)."""
+    """``pinref diff: all agree with pin 3.8.0 (rnea, crba, aba x 100 states) in 0.41 s (pinref
+    0.05 s, ...)``; the parts are summed over the chunks, which may run in parallel (then exceed
+    the total)."""
     parts = {}
     for a in report.algorithms:
         for k, t in a.seconds.items():
@@ -117,5 +118,6 @@ def timing_line(report, elapsed):
     names = ", ".join(a.algorithm for a in report.algorithms)
     differ = [a.algorithm for a in report.algorithms if not a.agree]
     verdict = "all agree" if not differ else f"{', '.join(differ)} DIFFER"
-    return (f"pinref diff: {verdict} ({names} x {report.states} states) in {elapsed:.2f} s "
+    return (f"pinref diff: {verdict} with pin {report.versions['pin']} ({names} x "
+            f"{report.states} states) in {elapsed:.2f} s "
             f"({split})")

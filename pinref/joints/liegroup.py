@@ -1,11 +1,11 @@
 """Configuration spaces of the joints (multibody/liegroup/*.hpp of Pinocchio 3.8.0).
 
 Each space has ``nq`` (storage size), ``nv`` (tangent size), ``neutral``, ``integrate``,
-``difference``, ``interpolate``, ``normalize``, ``is_normalized``, ``random_configuration``,
-``dIntegrate`` and ``dDifference``, all with leading batch axes: q ``(..., nq)``, v ``(..., nv)``,
-results ``(..., nq)``, ``(..., nv)`` or ``(..., nv, nv)``; the batch axes of the arguments
-broadcast. The formulas, branches and evaluation order are Pinocchio's (see each method), so
-results agree with ``pin.integrate`` & co. to a few ulps.
+``difference``, ``interpolate``, ``normalize``, ``is_normalized``, ``is_same_configuration``,
+``random_configuration``, ``dIntegrate`` and ``dDifference``, all with leading batch axes:
+q ``(..., nq)``, v ``(..., nv)``, results ``(..., nq)``, ``(..., nv)`` or ``(..., nv, nv)``; the
+batch axes of the arguments broadcast. The formulas, branches and evaluation order are
+Pinocchio's (see each method), so results agree with ``pin.integrate`` & co. to a few ulps.
 
 Which joint uses which space (``LieGroupMap`` in multibody/liegroup/liegroup.hpp):
 FreeFlyer -> ``SpecialEuclidean3``, Spherical -> ``SpecialOrthogonal3``, RUBX/RUBY/RUBZ and
@@ -15,7 +15,7 @@ other joint -> ``VectorSpace(nq)``.
 Checks (a typed error, never a silently wrong result): wrong trailing sizes and batch shapes
 that do not broadcast raise ShapeError, NaN or infinity NonFiniteError, and the operations that
 read a quaternion or (cos, sin) pair as a rotation (integrate, difference, interpolate,
-dDifference) raise NotNormalizedError when its norm is off 1 by more than
+dDifference, is_same_configuration) raise NotNormalizedError when its norm is off 1 by more than
 ``UNIT_NORM_TOLERANCE`` (Pinocchio asserts this in debug builds and computes garbage in release
 builds; call ``normalize(q)`` first). ``arg`` of dIntegrate / dDifference is ARG0 (0) or
 ARG1 (1), or anything whose ``int`` is, such as ``pin.ArgumentPosition.ARG0``.
@@ -33,22 +33,36 @@ from ..spatial.explog import (
     _quat_log6, _quat_mul, _quat_rotate, _quiet, _sin, _quat_to_matrix,
 )
 
-__all__ = ["ArgumentPosition", "ARG0", "ARG1", "UNIT_NORM_TOLERANCE", "VectorSpace",
-           "SpecialOrthogonal2", "SpecialOrthogonal3", "SpecialEuclidean2", "SpecialEuclidean3"]
+__all__ = ["ArgumentPosition", "ARG0", "ARG1", "ARG2", "ARG3", "ARG4", "UNIT_NORM_TOLERANCE",
+           "VectorSpace", "SpecialOrthogonal2", "SpecialOrthogonal3", "SpecialEuclidean2",
+           "SpecialEuclidean3"]
 
 UNIT_NORM_TOLERANCE = 1e-6
 """Largest accepted ``| |quaternion| - 1 |`` (or of a (cos, sin) pair) in the operations."""
 
 
 class ArgumentPosition(enum.IntEnum):
-    """Which argument a Jacobian is taken with respect to (``pinocchio::ArgumentPosition``)."""
+    """Which argument a Jacobian is taken with respect to (``pinocchio::ArgumentPosition``).
+
+    Pinocchio's enum has ARG0 .. ARG4; the configuration-space derivatives take ARG0 or ARG1
+    and refuse the others (Pinocchio's return zeros or uninitialised memory for them). Printed
+    as Pinocchio's: ``str(ARG0) == "ARG0"``.
+    """
 
     ARG0 = 0
     ARG1 = 1
+    ARG2 = 2
+    ARG3 = 3
+    ARG4 = 4
+
+    def __str__(self):
+        return self.name
+
+    def __repr__(self):
+        return f"pinref.ArgumentPosition.{self.name}"
 
 
-ARG0 = ArgumentPosition.ARG0
-ARG1 = ArgumentPosition.ARG1
+ARG0, ARG1, ARG2, ARG3, ARG4 = ArgumentPosition
 
 
 def _stack(*columns):
@@ -67,16 +81,32 @@ def _eye(n, shape, scale=1.0):
     return np.broadcast_to(scale * np.eye(n), tuple(shape) + (n, n)).copy()
 
 
+def _squared_norm(x):
+    """Eigen's ``squaredNorm()`` of ``(..., k)`` vectors, k <= 4, in its summation order (the
+    pairs (0, 2) and (1, 3) first for k = 4, left to right otherwise)."""
+    if x.shape[-1] == 4:
+        return _dot4(x, x)
+    sq = x[..., 0] * x[..., 0]
+    for k in range(1, x.shape[-1]):
+        sq = sq + x[..., k] * x[..., k]
+    return sq
+
+
 def _normalized(x):
     """Eigen's ``normalize()``: x / |x| when |x|^2 > 0, else x unchanged (``(..., k)``)."""
-    sq = _dot4(x, x) if x.shape[-1] == 4 else x[..., 0] * x[..., 0] + x[..., 1] * x[..., 1]
+    sq = _squared_norm(x)
     return np.where((sq > 0.0)[..., None], x / np.sqrt(np.where(sq > 0.0, sq, 1.0))[..., None], x)
 
 
 def _norm(x):
     """Eigen's ``norm()`` of a quaternion or (cos, sin) pair, in its summation order."""
-    sq = _dot4(x, x) if x.shape[-1] == 4 else x[..., 0] * x[..., 0] + x[..., 1] * x[..., 1]
-    return np.sqrt(sq)
+    return np.sqrt(_squared_norm(x))
+
+
+def _is_approx(a, b, prec):
+    """Eigen's ``a.isApprox(b, prec)`` per state: ``|a - b|^2 <= prec^2 min(|a|^2, |b|^2)``
+    (so a zero vector is approximately only itself)."""
+    return _squared_norm(a - b) <= prec * prec * np.minimum(_squared_norm(a), _squared_norm(b))
 
 
 class _LieGroup:
@@ -182,6 +212,21 @@ class _LieGroup:
         if self.unit is None:
             return np.full(q.shape[:-1], True)[()]
         return (np.abs(_norm(q[..., self.unit]) - 1.0) < prec)[()]
+
+    def is_same_configuration(self, q0, q1, prec):
+        """True when q0 and q1 are the same configuration to ``prec`` (relative): a bool, or a
+        bool array of the batch shape (``isSameConfiguration``).
+
+        ``q0.isApprox(q1, prec)`` (``LieGroupBase::isSameConfiguration_impl``) unless the space
+        overrides it: a quaternion q and -q are the same rotation.
+        """
+        q0 = self._config(q0, "is_same_configuration", "q0")
+        q1 = self._config(q1, "is_same_configuration", "q1")
+        batch_shape((q0, 1), (q1, 1))
+        return self._is_same(q0, q1, prec)[()]
+
+    def _is_same(self, q0, q1, prec):
+        return _is_approx(q0, q1, prec)
 
     def random_configuration(self, lower, upper, rng=None):
         """A random configuration, ``(..., nq)`` with the batch shape of the bounds.
@@ -374,6 +419,11 @@ class SpecialOrthogonal3(_LieGroup):
     def _random_rotation(self, out, rng):
         out[..., self.unit] = _uniform_quaternion(rng, out.shape[:-1])
 
+    @staticmethod
+    def _is_same(q0, q1, prec):
+        """q1 or -q1 approximately q0 (``quaternion::defineSameRotation``)."""
+        return _is_approx(q0, q1, prec) | _is_approx(q0, -q1, prec)
+
     def _dIntegrate_dq(self, v):
         """exp3(-v)."""
         return _exp3(-v)
@@ -489,6 +539,12 @@ class SpecialEuclidean2(_LieGroup):
         R, t = self._relative(q0, q1)
         return self.log(R, t)
 
+    @staticmethod
+    def _is_same(q0, q1, prec):
+        """R^2 x SO(2): the translations and the (cos, sin) pairs each approximately equal."""
+        return _is_approx(q0[..., :2], q1[..., :2], prec) & _is_approx(q0[..., 2:], q1[..., 2:],
+                                                                       prec)
+
     def _random_rotation(self, out, rng):
         angle = -np.pi + 2.0 * np.pi * rng.random(out.shape[:-1])
         out[..., self.unit] = _stack(_cos(angle), _sin(angle))
@@ -560,6 +616,12 @@ class SpecialEuclidean3(_LieGroup):
 
     def _random_rotation(self, out, rng):
         out[..., self.unit] = _uniform_quaternion(rng, out.shape[:-1])
+
+    @staticmethod
+    def _is_same(q0, q1, prec):
+        """R^3 x SO(3): the translations approximately equal, the quaternions the same rotation."""
+        return (_is_approx(q0[..., :3], q1[..., :3], prec)
+                & SpecialOrthogonal3._is_same(q0[..., 3:], q1[..., 3:], prec))
 
     def _dIntegrate_dq(self, v):
         """``exp6(v).toDualActionMatrix().transpose()``: [[R^T, (p x R)^T], [0, R^T]]."""

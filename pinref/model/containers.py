@@ -5,7 +5,8 @@ Each ``StdVec_X`` is a Python list that accepts only its item type, as Pinocchio
 (``append``, ``extend``, indexing, ``len``, iteration, ``copy``, ``tolist``): a wrong item
 raises ArgumentTypeError "Attempting to append an invalid type", an index past the end
 ContainerIndexError "Index out of range", a non-integer index ArgumentTypeError "Invalid index
-type". The algorithms take them wherever they take a list (``fext``).
+type". The algorithms take them wherever they take a list (``fext``); ``data.com``, ``vcom`` and
+``acom`` are ``StdVec_Vector3``.
 """
 
 import numbers
@@ -55,10 +56,21 @@ class _StdVec(list):
         return int(index)
 
     def __getitem__(self, index):
+        if type(index) is int:  # the algorithms' reads: no checks unless out of range
+            try:
+                return list.__getitem__(self, index)
+            except IndexError:
+                pass
         item = super().__getitem__(self._index(index))
         return type(self)(item) if isinstance(index, slice) else item
 
     def __setitem__(self, index, item):
+        if type(index) is int:
+            try:
+                list.__setitem__(self, index, self._checked(item))
+                return
+            except IndexError:
+                pass
         index = self._index(index)
         if isinstance(index, slice):
             item = [self._checked(x) for x in item]
@@ -90,6 +102,28 @@ StdVec_StdString = _std_vec("StdVec_StdString", (str,),
                             "``std::vector<std::string>`` (model.names).")
 StdVec_Bool = _std_vec("StdVec_Bool", (bool, np.bool_), "``std::vector<bool>``.")
 StdVec_Double = _std_vec("StdVec_Double", (numbers.Real,), "``std::vector<double>``.")
+
+
+class StdVec_Vector3(_StdVec):
+    """``std::vector<Vector3>`` (``data.com``, ``vcom``, ``acom``): NumPy arrays of trailing
+    shape ``(3,)`` (pinref's may carry batch axes; a ``(3, 1)`` column is stored as ``(3,)``).
+    An item is stored as a float copy, as Pinocchio copies it into the vector; reading returns
+    the stored array, so changing it in place changes the container, as in Pinocchio. Lists and
+    other shapes are refused ("Attempting to append an invalid type"), as Pinocchio's."""
+
+    def _checked(self, item):
+        shape = getattr(item, "shape", None)
+        if type(item) is np.ndarray and item.dtype == np.float64 and shape[-1:] == (3,):
+            return item.copy()
+        if isinstance(item, np.ndarray) and shape == (3, 1):
+            item = item[:, 0]
+        elif (not isinstance(item, np.ndarray) or shape[-1:] != (3,)
+              or item.dtype.kind not in "biuf"):
+            raise ArgumentTypeError(
+                "Attempting to append an invalid type: StdVec_Vector3 holds real NumPy arrays of "
+                f"shape (..., 3) or (3, 1), got {type(item).__name__}"
+                f"{'' if shape is None else f' of shape {shape}'}")
+        return np.array(item, dtype=float)
 
 
 class StdMap_String_VectorXd(dict):
@@ -133,4 +167,4 @@ class StdMap_String_VectorXd(dict):
 
 __all__ = ["StdVec_Force", "StdVec_Motion", "StdVec_SE3", "StdVec_Inertia", "StdVec_Frame",
            "StdVec_Index", "StdVec_int", "StdVec_StdString", "StdVec_Bool", "StdVec_Double",
-           "StdMap_String_VectorXd"]
+           "StdVec_Vector3", "StdMap_String_VectorXd"]

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..errors import NonFiniteResultWarning, NotComputedError, UnsupportedError
 from ..spatial import SE3, Force, Inertia, Motion
+from .containers import StdVec_Vector3
 from .model import Model, same_fields
 from .stacks import (ForceStack, InertiaMatrixStack, JointRows, MatrixStack, MotionStack,
                      RowJointData, SE3Stack, Stack)
@@ -61,9 +62,9 @@ class Data:
         # --- centre of mass (center-of-mass.hxx); com[0]: the whole robot's, world frame ---
         # com[i], i >= 1: subtree CoM, frame i after centerOfMass, world after jacobianCenterOfMass
         # (mass-weighted sums m c when compute_subtree_coms=False)                    (..., 3)
-        self.com = [np.zeros(3) for _ in range(n)]
-        self.vcom = [np.zeros(3) for _ in range(n)]       # subtree CoM velocity, frame i (..., 3)
-        self.acom = [np.zeros(3) for _ in range(n)]       # its acceleration, frame i    (..., 3)
+        self.com = StdVec_Vector3(np.zeros(3) for _ in range(n))
+        self.vcom = StdVec_Vector3(np.zeros(3) for _ in range(n))  # subtree CoM velocity, frame i
+        self.acom = StdVec_Vector3(np.zeros(3) for _ in range(n))  # its acceleration, frame i
         self.mass = [-1.0] * n                            # subtree masses, mass[0] total; -1 unset
         self.Jcom = np.zeros((3, nv))                     # CoM Jacobian, world      (..., 3, nv)
         # --- energy (energy.hxx) -------------------------------------------------------------

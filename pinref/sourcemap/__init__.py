@@ -12,16 +12,22 @@ there to the first closing brace at the indentation of the scope's first line). 
 anchor text found exactly once in the pinref function with one found exactly once in the header
 block. Anchors are compared with runs of whitespace collapsed to one space, so a statement split
 over lines, or moved by a reformatting, still matches; no line number is stored, they are found
-at run time. ``tests/tools/test_source.py`` checks every anchor against pin 3.8.0's headers.
+at run time (but for the record of the baseline's header line of each step, the one
+docs/walkthrough.md quotes). Where a header's path or text differs between Pinocchio versions the
+map holds a small ``{version: text}`` table in its place (``pick``). ``tests/tools/test_source.py``
+checks every anchor against the installed pin, 3.8.0 or 4.1.0.
 
 The headers are found in the installed wheels (``libpinocchio``/``pin``: cmeel's
-``cmeel.prefix/include/pinocchio``) without importing pinocchio; pinref's core never imports it.
+``cmeel.prefix/include/pinocchio``), in either layout: pin 3.x keeps the algorithms in
+``algorithm/*.hxx``, pin 4.x in ``src/algorithm/*.hxx``; the version is the headers' own
+``PINOCCHIO_VERSION`` (config.hpp). Nothing imports pinocchio; pinref's core never does.
 """
 
 import ast
 import importlib.metadata
 import importlib.util
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,40 +87,86 @@ def load_map():
     return json.loads(MAP_FILE.read_text())
 
 
-def _version():
-    for name in ("pin", "libpinocchio"):
-        try:
-            return importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            continue
-    return None
+@dataclass(frozen=True)
+class Headers:
+    """One Pinocchio's headers: ``include`` (its include/pinocchio directory), ``source`` (where
+    the map's header paths start: ``include`` for pin 3.x, ``include/src`` for pin 4.x) and
+    ``version`` (``PINOCCHIO_VERSION`` of its config.hpp, None if it has none)."""
+
+    include: Path
+    source: Path
+    version: object = None
+
+
+# Where each layout keeps aba.hxx under include/pinocchio: pin 3.x, then pin 4.x.
+LAYOUTS = (("algorithm/aba.hxx", ""), ("src/algorithm/aba.hxx", "src"))
+
+
+def _looked_for(include):
+    return " or ".join(f"{include}/{probe}" for probe, _ in LAYOUTS)
+
+
+def open_headers(include):
+    """``Headers`` of the include/pinocchio directory ``include``, either layout; raises
+    HeadersNotFoundError naming the files looked for when it is neither."""
+    include = Path(include)
+    for probe, source in LAYOUTS:
+        if (include / probe).is_file():
+            config = include / "config.hpp"
+            found = re.search(r'define PINOCCHIO_VERSION "([^"]+)"',
+                              config.read_text()) if config.is_file() else None
+            return Headers(include, include / source, found.group(1) if found else None)
+    raise HeadersNotFoundError(f"no Pinocchio headers in {include}: looked for "
+                               f"{_looked_for(include)}")
 
 
 def find_headers():
-    """``(include/pinocchio directory, pin's version)`` of the installed Pinocchio wheel.
+    """``Headers`` of the installed Pinocchio wheel (pin 3.x or 4.x layout).
 
     Looks through the files of the ``libpinocchio`` and ``pin`` distributions for
-    ``include/pinocchio/algorithm/aba.hxx``, then next to the ``pinocchio`` package; imports
-    nothing. Raises HeadersNotFoundError when neither has them.
+    ``include/pinocchio/algorithm/aba.hxx`` (3.x) or ``include/pinocchio/src/algorithm/aba.hxx``
+    (4.x), then next to the ``pinocchio`` package; imports nothing. Raises HeadersNotFoundError
+    naming what it looked for when none has them.
     """
+    probes = tuple("include/pinocchio/" + probe for probe, _ in LAYOUTS)
     for name in ("libpinocchio", "pin"):
         try:
             dist = importlib.metadata.distribution(name)
         except importlib.metadata.PackageNotFoundError:
             continue
         for f in dist.files or ():
-            if str(f).endswith("include/pinocchio/algorithm/aba.hxx"):
-                return Path(dist.locate_file(f)).parents[1], _version()
+            for probe in probes:
+                if str(f).endswith(probe):
+                    include = Path(dist.locate_file(f)).parents[probe.count("/") - 2]
+                    return open_headers(include)
     spec = importlib.util.find_spec("pinocchio")
     if spec is not None and spec.origin:
         for parent in Path(spec.origin).parents:
             candidate = parent / "include" / "pinocchio"
-            if (candidate / "algorithm" / "aba.hxx").is_file():
-                return candidate, _version()
+            if any((candidate / probe).is_file() for probe, _ in LAYOUTS):
+                return open_headers(candidate)
     raise HeadersNotFoundError(
-        "Pinocchio's headers (include/pinocchio/algorithm/aba.hxx) are not installed: "
-        "pip install 'pinref[pin]' (pin==3.8.0), or give --headers DIR (the include/pinocchio "
-        "directory)")
+        "Pinocchio's headers are not installed (looked in the libpinocchio and pin wheels and "
+        "beside the pinocchio package for " + " or ".join(probes) + "): pip install "
+        "'pinref[pin]' (pin==3.8.0) or 'pinref[pin4]', or give --headers DIR (the "
+        "include/pinocchio directory)")
+
+
+def _version_key(version):
+    return tuple(int(part) for part in re.findall(r"\d+", version)[:3])
+
+
+def pick(value, version, baseline):
+    """The text of ``value`` for Pinocchio ``version``: ``value`` itself, or, where the text
+    differs between versions, a ``{version it holds from: text}`` table, of which the entry of
+    the newest version not newer than ``version`` (the ``baseline``'s when ``version`` is None
+    or older than every entry)."""
+    if not isinstance(value, dict):
+        return value
+    if version is None:
+        return value[baseline]
+    older = [v for v in value if _version_key(v) <= _version_key(version)]
+    return value[max(older, key=_version_key)] if older else value[baseline]
 
 
 def _collapse(lines, first):
@@ -213,7 +265,9 @@ def _scope_lines(header_lines, scope, where):
 def resolve(algorithm, headers=None, strict=False):
     """The blocks of ``algorithm`` ('rnea', 'crba' or 'aba') with every anchor located.
 
-    headers : the include/pinocchio directory (default: the installed wheel's, ``find_headers``)
+    headers : ``Headers``, or the include/pinocchio directory of a Pinocchio (``open_headers``;
+        default: the installed wheel's, ``find_headers``); its version picks the map's texts
+        where they differ between versions (``pick``)
     strict : raise SourceMapError at the first anchor not found exactly once (else the Place
         carries the reason in ``error``)
 
@@ -222,37 +276,50 @@ def resolve(algorithm, headers=None, strict=False):
     if algorithm not in ALGORITHMS:
         raise SourceMapError(f"algorithm: expected one of {', '.join(ALGORITHMS)}, got "
                              f"{algorithm!r}")
-    headers = find_headers()[0] if headers is None else Path(headers)
+    if headers is None:
+        headers = find_headers()
+    elif not isinstance(headers, Headers):
+        headers = open_headers(headers)
+    data = load_map()
+
+    def text(value):
+        return pick(value, headers.version, data["pinocchio"])
+
     blocks = []
-    for entry in load_map()["algorithms"][algorithm]:
+    for entry in data["algorithms"][algorithm]:
         path = ROOT / entry["file"]
         lines, fn_line = _function_lines(path, entry["function"])
-        header_path = headers / entry["header"]
+        header_path = headers.source / text(entry["header"])
+        shown = header_path.relative_to(headers.include).as_posix()
         if not header_path.is_file():
-            raise HeadersNotFoundError(f"no header {header_path}: give --headers the "
-                                       "include/pinocchio directory of a Pinocchio install")
+            raise HeadersNotFoundError(f"no header {header_path} (the map's "
+                                       f"{text(entry['header'])} for Pinocchio "
+                                       f"{headers.version or '(version unknown)'}): give "
+                                       "--headers the include/pinocchio directory of a "
+                                       "Pinocchio install")
         header_lines = header_path.read_text().splitlines()
-        header = Path(entry["header"]).name
-        scope_lines, scope_line = _scope_lines(header_lines, entry["scope"], header)
+        header = header_path.name
+        scope_lines, scope_line = _scope_lines(header_lines, text(entry["scope"]), header)
         function = Place(entry["file"], fn_line, fn_line, entry["function"],
                          error="" if lines else f"no function {entry['function']} in "
                          f"{entry['file']}")
         failed = isinstance(scope_lines, str)
-        scope = Place(entry["header"], scope_line, scope_line,
+        scope = Place(shown, scope_line, scope_line,
                       "" if failed else scope_lines[0].strip(), error=scope_lines if failed else "")
         steps = []
-        for ours, theirs in entry["steps"]:
+        for ours, theirs, _baseline_line in entry["steps"]:
             mine = (_place(entry["file"], lines, fn_line, ours,
                            f"{entry['file']}:{entry['function']}", True)
                     if lines else Place(entry["file"], 0, 0, "", error=function.error))
-            pin = (_place(entry["header"], scope_lines, scope_line, theirs,
+            pin = (_place(shown, scope_lines, scope_line, text(theirs),
                           f"{header} block at line {scope_line}", False)
-                   if not scope.error else Place(entry["header"], 0, 0, "", error=scope.error))
+                   if not scope.error else Place(shown, 0, 0, "", error=scope.error))
             steps.append(Step(mine, pin))
         block = Block(entry["stop"], function, scope, tuple(steps))
         if strict and not block.ok:
             errors = [p.error for s in block.steps for p in (s.pinref, s.pin) if p.error]
-            raise SourceMapError(f"{algorithm}, {entry['stop']}: "
+            raise SourceMapError(f"{algorithm}, {entry['stop']} (Pinocchio "
+                                 f"{headers.version or '(version unknown)'}): "
                                  f"{(function.error or scope.error or errors[0])}")
         blocks.append(block)
     return tuple(blocks)
@@ -264,11 +331,13 @@ def _indent(text, prefix):
     return "\n".join([prefix + first.strip()] + [pad + r.strip() for r in rest])
 
 
-def render(blocks, algorithm, version=None):
+def render(blocks, algorithm, version=None, headers=None):
     """The listing ``pinref source`` prints: per block a heading with both places, then each
     statement as two lines (pinref's, with its comment, and the header's)."""
     out = [f"{algorithm}: pinref beside Pinocchio {version or '(version unknown)'}'s headers, "
            "statement by statement"]
+    if headers is not None:
+        out.append(f"headers: {headers}")
     for b in blocks:
         out.append("")
         fn = b.function
@@ -292,7 +361,7 @@ def render(blocks, algorithm, version=None):
     return "\n".join(out)
 
 
-def to_dict(blocks, algorithm, version=None):
+def to_dict(blocks, algorithm, version=None, headers=None):
     """The blocks as plain data (``pinref source --json``)."""
     def place(p):
         d = {"file": p.file, "line": p.first, "last_line": p.last, "text": p.text}
@@ -302,11 +371,13 @@ def to_dict(blocks, algorithm, version=None):
             d["error"] = p.error
         return d
 
-    return {"algorithm": algorithm, "pin": version, "ok": all(b.ok for b in blocks),
+    return {"algorithm": algorithm, "pin": version,
+            "headers": None if headers is None else str(headers), "ok": all(b.ok for b in blocks),
             "blocks": [{"stop": b.stop, "function": place(b.function), "scope": place(b.scope),
                         "steps": [{"pinref": place(s.pinref), "pin": place(s.pin)}
                                   for s in b.steps]} for b in blocks]}
 
 
-__all__ = ["ALGORITHMS", "Block", "HeadersNotFoundError", "Place", "SourceMapError", "Step",
-           "find_headers", "load_map", "render", "resolve", "to_dict"]
+__all__ = ["ALGORITHMS", "Block", "Headers", "HeadersNotFoundError", "LAYOUTS", "Place",
+           "SourceMapError", "Step", "find_headers", "load_map", "open_headers", "pick", "render",
+           "resolve", "to_dict"]

@@ -4,10 +4,11 @@
     pinref source rnea --json         the same as JSON (file, line, text of both sides)
     pinref source crba --headers DIR  another Pinocchio's include/pinocchio directory
 
-The headers come from the installed pin wheel (pip install 'pinref[pin]'); the line map is
-pinref/sourcemap/linemap.json (anchor texts, no line numbers). Exit codes: 0 every anchor found
-once, 1 some anchor not found in these sources (the listing says which), 2 bad usage or no
-headers installed.
+The headers come from the installed pin wheel, pin 3.8.0 or 4.x (pip install 'pinref[pin]' or
+'pinref[pin4]'); the listing names the version whose headers it used. The line map is
+pinref/sourcemap/linemap.json (anchor texts, per version where they differ). Exit codes: 0
+every anchor found once, 1 some anchor not found in these sources (the listing says which), 2 bad
+usage or no headers installed (the message names the files looked for).
 """
 
 import argparse
@@ -26,27 +27,29 @@ def add(subparsers):
 
 
 def run(args):
-    from pathlib import Path
-
     from ..cli import UsageError
-    from . import find_headers, load_map, render, resolve, to_dict
+    from . import HeadersNotFoundError, find_headers, load_map, open_headers, render, resolve
+    from . import to_dict
 
     if args.headers is None:
-        headers, version = find_headers()
+        headers = find_headers()
     else:
-        headers, version = Path(args.headers), None
-        if not (headers / "algorithm").is_dir():
-            raise UsageError(f"--headers {args.headers}: no algorithm/ directory there; give "
-                             "the include/pinocchio directory of a Pinocchio install")
+        try:
+            headers = open_headers(args.headers)
+        except HeadersNotFoundError as err:
+            raise UsageError(f"--headers {args.headers}: {err}; give the include/pinocchio "
+                             "directory of a Pinocchio install") from None
     blocks = resolve(args.algorithm, headers)
     ok = all(b.ok for b in blocks)
+    version = headers.version
     if args.json:
-        print(json.dumps(to_dict(blocks, args.algorithm, version), indent=1))
+        print(json.dumps(to_dict(blocks, args.algorithm, version, headers.include), indent=1))
     else:
-        print(render(blocks, args.algorithm, version))
-        expected = load_map()["pinocchio"]
-        if version is not None and version != expected:
-            print(f"\nnote: the map was written for Pinocchio {expected}; this is {version}")
+        print(render(blocks, args.algorithm, version, headers.include))
+        tested = load_map()["versions"]
+        if version not in tested:
+            print(f"\nnote: the map is tested with Pinocchio {', '.join(tested)}; these headers "
+                  f"are {version or 'of an unknown version'}")
         if not ok:
             print("\nsome anchors were not found exactly once (NOT FOUND above): the map, "
                   "pinref/sourcemap/linemap.json, no longer fits these sources")

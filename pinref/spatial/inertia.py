@@ -91,13 +91,16 @@ class Inertia:
 
     @classmethod
     def Random(cls, shape=(), rng=None):
-        """A physically valid random inertia (mass in (0, 1], positive-definite I)."""
+        """A physically valid random inertia: mass in [0.1, 1), lever in [-1, 1)^3 and
+        ``I = tr(S) I3 - S`` for a random second-moment matrix ``S = A A^T + 0.01 I3`` (positive
+        principal moments obeying the triangle inequality, as a rigid body's)."""
         rng = np.random.default_rng() if rng is None else rng
         shape = tuple(shape)
         A = rng.uniform(-1.0, 1.0, shape + (3, 3))
-        I = A @ K.mT(A) + 1e-2 * np.eye(3)
-        return cls._wrap(rng.uniform(0.1, 1.0, shape), rng.uniform(-1.0, 1.0, shape + (3,)),
-                         0.5 * (I + K.mT(I)))
+        S = A @ K.mT(A) + 1e-2 * np.eye(3)
+        S = 0.5 * (S + K.mT(S))
+        I = np.trace(S, axis1=-2, axis2=-1)[..., None, None] * np.eye(3) - S
+        return cls._wrap(rng.uniform(0.1, 1.0, shape), rng.uniform(-1.0, 1.0, shape + (3,)), I)
 
     @classmethod
     def FromEllipsoid(cls, mass, length_x, length_y, length_z):

@@ -194,7 +194,7 @@ def test_complex_input_is_refused_in_every_argument(argument):
         COMPLEX_ARGUMENTS[argument](model, model.createData(), q, v)
 
 
-@pytest.mark.parametrize("case", ["ragged", "data=None", "convention=5", "alpha='x'",
+@pytest.mark.parametrize("case", ["ragged", "ragged_com", "data=None", "convention=5", "alpha='x'",
                                   "q=None", "q='abc'", "fext[2]=array"])
 def test_bad_arguments_at_the_api_boundary(case):
     """issue 13 item 8: each raised a raw NumPy/attribute error or went through."""
@@ -205,6 +205,8 @@ def test_bad_arguments_at_the_api_boundary(case):
     error, match, run = {
         "ragged": (errors.ShapeError, r"q: .*ragged list of rows of lengths \[9, 8\]",
                    lambda: pinref.rnea(model, data, [[0.0] * 9, [0.0] * 8], v, v)),
+        "ragged_com": (errors.ShapeError, r"q: .*ragged list of rows of lengths \[9, 8\]",
+                       lambda: pinref.centerOfMass(model, data, [[0.0] * 9, [0.0] * 8])),
         "data=None": (errors.ArgumentTypeError, r"data: expected a pinref.Data, got None",
                       lambda: pinref.rnea(model, None, q, v, v)),
         "convention=5": (errors.ModelError, "convention must be pinref.Convention",

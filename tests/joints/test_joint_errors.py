@@ -1,6 +1,8 @@
 """Bad input to the joint models raises a typed pinref error that names the joint
 (design.md §5), and leaves no half-written result behind."""
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -163,6 +165,8 @@ def _calc_aba_fails(jm, I, armature):
         jm.calc_aba(jd, armature, I, True)
     assert isinstance(info.value, ArithmeticError) and isinstance(info.value, PinrefError)
     assert info.value.joint_id == 7
+    copy = pickle.loads(pickle.dumps(info.value))  # as the diff's workers send it back
+    assert (type(copy), copy.args, copy.joint_id) == (type(info.value), info.value.args, 7)
     assert all(a is b for a, b in zip(fields, (jd.U, jd.StU, jd.Dinv, jd.UDinv)))
     assert np.array_equal(I, I_before, equal_nan=True)
     return info.value

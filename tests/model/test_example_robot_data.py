@@ -5,7 +5,8 @@ and without a free-flyer root, and every model field (``model_fields`` of test_b
 names, parents, joint types, axes and indexes, placements, inertias, limits, frames, ...) is
 equal, numbers to 1e-15 * max(1, |ref|); the links whose inertia no rigid body has come in one
 InertiaWarning (strict=True refuses them with InertiaError). Each file pin refuses, pinref
-refuses with a URDFError. Package-relative mesh paths play no part in the model.
+refuses with a URDFError. Package-relative mesh paths play no part in the model. The bridge
+copies every model both ways exactly.
 """
 
 import warnings
@@ -15,6 +16,7 @@ import pinocchio as pin
 import pytest
 
 import pinref
+from pinref.compare import from_pinocchio, to_pinocchio
 from pinref.errors import InertiaError, InertiaWarning, URDFError
 from test_bridge import assert_fields_equal, model_fields
 
@@ -49,6 +51,10 @@ def test_model_equals_pin_with_and_without_a_free_flyer(path):
             rmodel = pinref.buildModelFromUrdf(path, ref_root)
         assert len(caught) <= 1 and all(w.category is InertiaWarning for w in caught)
         assert_fields_equal(model_fields(rmodel), model_fields(pmodel), tol=TOL)
+        # The bridge copies each robot both ways, including the inertias pin's own Inertia
+        # constructor refuses but its URDF parser keeps (icub's -5e-20 diagonal).
+        assert_fields_equal(model_fields(from_pinocchio(pmodel)), model_fields(pmodel))
+        assert_fields_equal(model_fields(to_pinocchio(rmodel)), model_fields(rmodel))
 
 
 def test_counts_and_strict():

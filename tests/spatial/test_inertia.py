@@ -13,7 +13,7 @@ R scaled by 1.3 and with the matrix of an unnormalised quaternion.
 import numpy as np
 import pinocchio as pin
 import pytest
-from conftest import BATCH_SHAPES, assert_close
+from conftest import BATCH_SHAPES, assert_close, rigid_body_inertia
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -32,11 +32,10 @@ def check_each(actual, batch, reference, what):
 
 
 def inertia_arrays(rng, shape, scale=1.0):
-    """Random (mass, lever, positive-definite symmetric inertia); ``scale`` scales the lever."""
+    """Random (mass, lever, a rigid body's rotational inertia); ``scale`` scales the lever."""
     shape = tuple(shape)
     A = rng.normal(size=shape + (3, 3))
-    I = A @ np.swapaxes(A, -1, -2) + 0.1 * np.eye(3)
-    I = 0.5 * (I + np.swapaxes(I, -1, -2))
+    I = rigid_body_inertia(A)
     return rng.uniform(0.1, 3.0, shape), scale * rng.normal(size=shape + (3,)), I
 
 
@@ -357,12 +356,11 @@ finite = st.floats(-10.0, 10.0, allow_nan=False, allow_subnormal=False)
 
 @st.composite
 def inertias(draw):
-    """(mass, lever, inertia) with inertia = A A^T + 0.01 I3 (positive definite)."""
+    """(mass, lever, inertia) with inertia = tr(S) I3 - S, S = A A^T + 0.01 I3 (a rigid body's)."""
     mass = draw(st.floats(0.0, 10.0, allow_subnormal=False))
     lever = draw(hnp.arrays(float, (3,), elements=finite))
     A = draw(hnp.arrays(float, (3, 3), elements=st.floats(-3, 3, allow_subnormal=False)))
-    I = A @ A.T + 0.01 * np.eye(3)
-    return mass, lever, 0.5 * (I + I.T)
+    return mass, lever, rigid_body_inertia(A, 0.01)
 
 
 @st.composite

@@ -14,7 +14,7 @@ import eigenpy
 import numpy as np
 import pinocchio as pin
 import pytest
-from conftest import assert_close
+from conftest import assert_close, rigid_body_inertia
 
 import pinref
 from pinref import SE3, Force, Inertia, Motion
@@ -43,8 +43,7 @@ def placements(rng, shape):
 def inertias(rng, shape):
     shape = tuple(shape)
     A = rng.normal(size=shape + (3, 3))
-    I = A @ np.swapaxes(A, -1, -2) + 0.1 * np.eye(3)
-    I = 0.5 * (I + np.swapaxes(I, -1, -2))
+    I = rigid_body_inertia(A)
     m, c = rng.uniform(0.1, 3.0, shape), rng.normal(size=shape + (3,))
     return Inertia(m, c, I), (lambda idx: pin.Inertia(float(m[idx]), c[idx], I[idx]))
 

@@ -12,7 +12,7 @@ a general 3x3 matrix. pin.SE3 accepts all of them.
 import numpy as np
 import pinocchio as pin
 import pytest
-from conftest import BATCH_SHAPES, assert_close
+from conftest import BATCH_SHAPES, assert_close, rigid_body_inertia
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -50,11 +50,10 @@ def rotations(rng, shape, kind):
 
 
 def inertia_arrays(rng, shape):
-    """Random (mass, lever, positive-definite symmetric inertia) arrays."""
+    """Random (mass, lever, a rigid body's rotational inertia) arrays."""
     shape = tuple(shape)
     A = rng.normal(size=shape + (3, 3))
-    I = A @ np.swapaxes(A, -1, -2) + 0.1 * np.eye(3)
-    I = 0.5 * (I + np.swapaxes(I, -1, -2))
+    I = rigid_body_inertia(A)
     return rng.uniform(0.1, 3.0, shape), rng.normal(size=shape + (3,)), I
 
 

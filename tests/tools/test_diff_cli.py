@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pinocchio as pin
 import pytest
 from test_compare import broken_aba  # noqa: F401  (the fixture, used by name)
 
@@ -33,7 +34,8 @@ def test_diff_with_no_arguments(capsys):
     assert lines[3].split() == ["cache", "rnea", "crba", "aba"]
     assert any(line.startswith("rnea  agree") for line in lines)
     assert any(line.startswith("aba   agree") for line in lines)
-    assert lines[-1].startswith("pinref diff: all agree (rnea, crba, aba x 100 states) in ")
+    assert lines[-1].startswith(f"pinref diff: all agree with pin {pin.__version__} (rnea, crba, "
+                                "aba x 100 states) in ")
     assert lines[-1].endswith(" s)")
 
 
@@ -59,7 +61,8 @@ def test_diff_json(capsys):
     data = json.loads(out)
     assert data["agree"] is True and data["states"] == 4
     assert [a["algorithm"] for a in data["algorithms"]] == ["crba"]
-    assert err.startswith("pinref diff: all agree (crba x 4 states)")   # timing on stderr
+    # the timing line, on stderr
+    assert err.startswith(f"pinref diff: all agree with pin {pin.__version__} (crba x 4 states)")
 
 
 @pytest.mark.usefixtures("broken_aba")
@@ -71,7 +74,8 @@ def test_diff_exit_1_on_a_difference(capsys):
     assert "aba   DIFFER" in out
     assert ("first divergence:" in out and f"pass 2, {S.ABA_BACKWARD}, joint 3 ry2_joint: f[3]"
             in out)
-    assert out.splitlines()[-1].startswith("pinref diff: aba DIFFER (rnea, crba, aba x 5")
+    assert out.splitlines()[-1].startswith(
+        f"pinref diff: aba DIFFER with pin {pin.__version__} (rnea, crba, aba x 5")
     code, out, _ = run(capsys, "diff", "--states", "5", "--json")
     assert code == 1 and json.loads(out)["algorithms"][2]["first_divergence"]["joint_id"] == 3
 
