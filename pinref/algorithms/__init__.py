@@ -1,5 +1,5 @@
 """The algorithms, one module per Pinocchio header (rnea.hxx, crba.hxx, aba.hxx, kinematics.hxx,
-frames.hxx, jacobian.hxx, center-of-mass.hxx, energy.hxx, joint-configuration.hxx).
+frames.hxx, jacobian.hxx, center-of-mass.hxx, energy.hxx, joint-configuration.hxx, geometry.hxx).
 
 Naming crosswalk (pinref = Pinocchio LOCAL; Featherstone's spatial_v2 symbols):
 
@@ -18,7 +18,7 @@ mass matrix / bias                     data.M, data.nle           H, C
 =====================================  =========================  ===========================
 """
 
-from . import center_of_mass, energy, frames, jacobian, joint_configuration
+from . import center_of_mass, energy, frames, geometry, jacobian, joint_configuration
 from ._args import ArgumentPosition, Convention, KinematicLevel, ReferenceFrame
 from .aba import aba
 from .aba_derivatives import computeABADerivatives
@@ -26,6 +26,7 @@ from .center_of_mass import *  # noqa: F401,F403
 from .crba import crba
 from .energy import *  # noqa: F401,F403
 from .frames import *  # noqa: F401,F403
+from .geometry import *  # noqa: F401,F403
 from .jacobian import *  # noqa: F401,F403
 from .joint_configuration import *  # noqa: F401,F403
 from .kinematics import forwardKinematics
@@ -50,5 +51,5 @@ __all__ = ["Convention", "aba", "crba", "forwardKinematics", "rnea", "nonLinearE
            "ReferenceFrame", "KinematicLevel", "ArgumentPosition", "WORLD", "LOCAL",
            "LOCAL_WORLD_ALIGNED", "POSITION", "VELOCITY", "ACCELERATION", "ARG0", "ARG1", "ARG2",
            "ARG3", "ARG4",
-           *frames.__all__, *jacobian.__all__,
+           *frames.__all__, *geometry.__all__, *jacobian.__all__,
            *center_of_mass.__all__, *energy.__all__, *joint_configuration.__all__]

@@ -166,8 +166,26 @@ class GeometryModel:
         raise ModelError(f"no geometry object named {name!r}; the objects are "
                          f"{[g.name for g in self.geometryObjects]}")
 
+    def createData(self):
+        """A ``GeometryData`` for this model (``GeometryModel::createData``)."""
+        return GeometryData(self)
+
     def copy(self):
         return copy.deepcopy(self)
 
     def __str__(self):
         return f"Nb geometry objects = {self.ngeoms}\n"
+
+
+class GeometryData:
+    """``pinocchio::GeometryData`` without its collision part: ``oMg[k]``, the placement in the
+    world of geometry object k, identity until ``updateGeometryPlacements`` writes it."""
+
+    def __init__(self, geometry_model):
+        if not isinstance(geometry_model, GeometryModel):
+            raise ModelError("GeometryData(geometry_model): expected a pinref GeometryModel, "
+                             f"got {type(geometry_model).__name__}")
+        self.oMg = [SE3.Identity() for _ in range(geometry_model.ngeoms)]
+
+    def copy(self):
+        return copy.deepcopy(self)
