@@ -74,3 +74,35 @@ def test_update_geometry_placements_refuses_what_pin_cannot_use():
         pinref.updateGeometryPlacements(model, data, collision, visual.createData())
     with pytest.raises(ModelError, match="GeometryData"):
         pinref.updateGeometryPlacements(model, data, collision, data)
+
+
+@pytest.mark.parametrize("reduced", [False, True])
+def test_geometry_object_constructors_as_pin(reduced):
+    """Full and reduced (no parent frame) constructors: the same fields and defaults as pin's,
+    and the pendulum of Pinocchio's simulation examples placed as pin places it."""
+    import coal
+
+    placement = pin.SE3(pin.utils.rotate("x", 0.3), np.array([0.0, 0.1, 1.0]))
+    got_placement = pinref.SE3(placement.rotation, placement.translation)
+    frame = () if reduced else (0,)
+    ref = pin.GeometryObject("ball", 1, *frame, placement, coal.Sphere(0.1))
+    got = pinref.GeometryObject("ball", 1, *frame, got_placement, pinref.Sphere(0.1))
+    assert got.parentFrame == ref.parentFrame and got.parentJoint == ref.parentJoint
+    for field in ("meshColor", "meshScale"):
+        np.testing.assert_array_equal(getattr(got, field), getattr(ref, field))
+    assert (got.meshPath, got.overrideMaterial, got.meshTexturePath, got.disableCollision) == (
+        ref.meshPath, ref.overrideMaterial, ref.meshTexturePath, ref.disableCollision)
+    ref_model, got_model = pin.Model(), pinref.Model()
+    ref_model.addJoint(0, pin.JointModelRX(), pin.SE3.Identity(), "joint_1")
+    got_model.addJoint(0, pinref.JointModelRX(), pinref.SE3.Identity(), "joint_1")
+    ref_geom, got_geom = pin.GeometryModel(), pinref.GeometryModel()
+    ref_geom.addGeometryObject(ref)
+    got_geom.addGeometryObject(got)
+    ref_datas, got_datas = pin.createDatas(ref_model, ref_geom), pinref.createDatas(got_model,
+                                                                                     got_geom)
+    q = np.array([0.7])
+    pin.updateGeometryPlacements(ref_model, ref_datas[0], ref_geom, ref_datas[1], q)
+    pinref.updateGeometryPlacements(got_model, got_datas[0], got_geom, got_datas[1], q)
+    ref_h = ref_datas[1].oMg[0].homogeneous
+    assert np.all(np.abs(got_datas[1].oMg[0].homogeneous - ref_h)
+                  <= 1e-12 * np.maximum(1, np.abs(ref_h)))
