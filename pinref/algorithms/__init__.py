@@ -1,5 +1,5 @@
 """The algorithms, one module per Pinocchio header (rnea.hxx, crba.hxx, aba.hxx, kinematics.hxx,
-frames.hxx, jacobian.hxx, center-of-mass.hxx, energy.hxx, joint-configuration.hxx).
+frames.hxx, jacobian.hxx, center-of-mass.hxx, energy.hxx, joint-configuration.hxx, geometry.hxx).
 
 Naming crosswalk (pinref = Pinocchio LOCAL; Featherstone's spatial_v2 symbols):
 
@@ -18,12 +18,14 @@ mass matrix / bias                     data.M, data.nle           H, C
 =====================================  =========================  ===========================
 """
 
-from . import aba, center_of_mass, crba, energy, frames, jacobian, joint_configuration, rnea, steps
+from . import (aba, center_of_mass, crba, energy, frames, geometry, jacobian, joint_configuration,
+               rnea, steps)
 from ._args import ArgumentPosition, Convention, KinematicLevel, ReferenceFrame
 from .aba_derivatives import computeABADerivatives
 from .center_of_mass import *  # noqa: F401,F403
 from .energy import *  # noqa: F401,F403
 from .frames import *  # noqa: F401,F403
+from .geometry import *  # noqa: F401,F403
 from .jacobian import *  # noqa: F401,F403
 from .joint_configuration import *  # noqa: F401,F403
 from .kinematics import forwardKinematics
@@ -49,5 +51,5 @@ __all__ = ["Convention", "forwardKinematics", "nonLinearEffects",
            "ReferenceFrame", "KinematicLevel", "ArgumentPosition", "WORLD", "LOCAL",
            "LOCAL_WORLD_ALIGNED", "POSITION", "VELOCITY", "ACCELERATION", "ARG0", "ARG1", "ARG2",
            "ARG3", "ARG4",
-           *frames.__all__, *jacobian.__all__,
+           *frames.__all__, *geometry.__all__, *jacobian.__all__,
            *center_of_mass.__all__, *energy.__all__, *joint_configuration.__all__]

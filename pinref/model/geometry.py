@@ -18,7 +18,10 @@ from ..spatial import SE3
 from .frame import pin_printed
 
 DEFAULT_COLOR = (0.9, 0.9, 0.9, 1.0)
-"""``GeometryObject::meshColor`` when no material sets it."""
+"""``meshColor`` of a URDF geometry that no material colours (Pinocchio's URDF parser)."""
+
+NO_PARENT_FRAME = 2**64 - 1
+"""``parentFrame`` of a GeometryObject built without one (Pinocchio's max FrameIndex)."""
 
 
 @pin_printed
@@ -102,13 +105,20 @@ class GeometryObject:
     ``placement`` (in the joint's frame), created from frame ``parentFrame``.
 
     ``GeometryObject(name, parent_joint, parent_frame, placement, geometry, mesh_path="",
-    mesh_scale=ones(3), override_material=False, mesh_color=DEFAULT_COLOR,
-    mesh_texture_path="")``, Pinocchio's full constructor; ``disableCollision`` is False.
+    mesh_scale=ones(3), override_material=False, mesh_color=(0, 0, 0, 1),
+    mesh_texture_path="")``, Pinocchio's full constructor, or its reduced one without
+    ``parent_frame`` (told by an SE3 in third place; ``parentFrame`` is then
+    ``NO_PARENT_FRAME``, as pin's); ``disableCollision`` is False.
     """
 
-    def __init__(self, name, parent_joint, parent_frame, placement, geometry, mesh_path="",
-                 mesh_scale=(1.0, 1.0, 1.0), override_material=False, mesh_color=DEFAULT_COLOR,
-                 mesh_texture_path=""):
+    def __init__(self, name, parent_joint, *args, **options):
+        if args and isinstance(args[0], SE3):
+            args = (NO_PARENT_FRAME, *args)
+        self._set(name, parent_joint, *args, **options)
+
+    def _set(self, name, parent_joint, parent_frame, placement, geometry, mesh_path="",
+             mesh_scale=(1.0, 1.0, 1.0), override_material=False, mesh_color=(0.0, 0.0, 0.0, 1.0),
+             mesh_texture_path=""):
         if not isinstance(placement, SE3) or placement.shape != ():
             raise ModelError(f"GeometryObject({name!r}): placement must be one SE3")
         self.name = str(name)
@@ -166,8 +176,26 @@ class GeometryModel:
         raise ModelError(f"no geometry object named {name!r}; the objects are "
                          f"{[g.name for g in self.geometryObjects]}")
 
+    def createData(self):
+        """A ``GeometryData`` for this model (``GeometryModel::createData``)."""
+        return GeometryData(self)
+
     def copy(self):
         return copy.deepcopy(self)
 
     def __str__(self):
         return f"Nb geometry objects = {self.ngeoms}\n"
+
+
+class GeometryData:
+    """``pinocchio::GeometryData`` without its collision part: ``oMg[k]``, the placement in the
+    world of geometry object k, identity until ``updateGeometryPlacements`` writes it."""
+
+    def __init__(self, geometry_model):
+        if not isinstance(geometry_model, GeometryModel):
+            raise ModelError("GeometryData(geometry_model): expected a pinref GeometryModel, "
+                             f"got {type(geometry_model).__name__}")
+        self.oMg = [SE3.Identity() for _ in range(geometry_model.ngeoms)]
+
+    def copy(self):
+        return copy.deepcopy(self)
