@@ -53,7 +53,7 @@ class Stack:
         parts = self._parts(value)
         batch = self.batch
         for (name, tail), x in zip(self.PARTS, parts):
-            b = np.shape(x)[:np.ndim(x) - len(tail)]
+            b = x.shape[:x.ndim - len(tail)]
             if b != batch:
                 batch = np.broadcast_shapes(batch, b)
         if batch != self.batch:
@@ -95,7 +95,7 @@ class MotionStack(Stack):
         return self._kind._wrap(vector)
 
     def _parts(self, value):
-        return (value.vector,)
+        return (np.asarray(value.vector),)
 
 
 class ForceStack(MotionStack):
@@ -116,7 +116,7 @@ class SE3Stack(Stack):
         return SE3._wrap(R, p)
 
     def _parts(self, value):
-        return value.rotation, value.translation
+        return np.asarray(value.rotation), np.asarray(value.translation)
 
 
 class InertiaMatrixStack(Stack):
