@@ -256,9 +256,9 @@ def run(script, tmp_path, python_path):
     path = tmp_path / "script.py"
     path.write_text(textwrap.dedent(PRELUDE + script))
     env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
     if python_path:
-        env["PYTHONPATH"] = str(python_path)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(python_path),
+                                                          env.get("PYTHONPATH")]))
     done = subprocess.run([sys.executable, str(path)], check=False, capture_output=True, text=True,
                           env=env, cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr
