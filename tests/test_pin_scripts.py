@@ -4,7 +4,8 @@ Each script below is our own, in the style of Pinocchio's examples: it imports
 ``pinocchio``, uses only names that pinref covers and prints numbers.  It runs
 twice in a subprocess, once with the real pin 3.8.0 and once with a throwaway
 ``pinocchio`` package that re-exports pinref, and every printed number must
-agree at 1e-12 * max(1, |ref|); every other token must be the same."""
+agree at 1e-12 * max(1, |ref|); every other token must be the same. The simulation script
+hands coal shapes to GeometryObject, as pin's examples do: pinref keeps them as data."""
 import math
 import os
 import re
@@ -14,10 +15,14 @@ import textwrap
 
 import pytest
 
-SHIM = '''"""pinref posing as pinocchio for tests/test_pin_scripts.py."""
+SHIM = '''"""pinref posing as pinocchio for tests/test_pin_scripts.py, submodules included."""
+import sys as _sys
+
 import pinref as _pinref
 
 globals().update({k: getattr(_pinref, k) for k in dir(_pinref) if not k.startswith("__")})
+for _name in ("explog", "liegroups", "rpy", "utils"):
+    _sys.modules[__name__ + "." + _name] = getattr(_pinref, _name)
 '''
 
 PRELUDE = '''
@@ -30,6 +35,9 @@ def show(label, x):
 
 SPATIAL = '''
 import pinocchio as pin
+from pinocchio.explog import exp
+from pinocchio.rpy import rotate
+from pinocchio.utils import zero
 
 R = pin.rpy.rpyToMatrix(0.3, -0.2, 0.7)
 M = pin.SE3(R, np.array([0.1, -0.4, 0.25]))
@@ -57,6 +65,10 @@ show("Y*v", (Y * v).vector)
 show("M*Y", (M * Y).matrix())
 show("skew", pin.skew(np.array([1.0, 2.0, 3.0])))
 print("mass", Y.mass, "isIdentity", pin.SE3.Identity().isIdentity())
+show("explog.exp", exp(np.array([0.2, -0.1, 0.4])))
+show("rpyJ", pin.rpy.computeRpyJacobian(np.array([0.1, 0.2, 0.3]), pin.LOCAL))
+show("rotate", rotate("y", 0.25))
+show("zero", zero(3))
 '''
 
 KINEMATICS = '''
@@ -189,7 +201,54 @@ for root in (None, pin.JointModelFreeFlyer()):
     show("M", pin.crba(model, data, q))
 '''
 
-SCRIPTS = {"spatial": SPATIAL, "kinematics": KINEMATICS, "dynamics": DYNAMICS, "urdf": URDF}
+SIMULATION = '''
+import math
+
+import coal
+import pinocchio as pin
+
+model = pin.Model()
+geom_model = pin.GeometryModel()
+rotation = pin.Quaternion(np.array([0.0, 0.0, 1.0]), np.array([0.0, 1.0, 0.0]))
+cart_placement = pin.SE3.Identity()
+cart_placement.rotation = rotation.toRotationMatrix()
+cart = model.addJoint(0, pin.JointModelPY(), pin.SE3.Identity(), "joint_cart")
+model.appendBodyToJoint(cart, pin.Inertia.FromCylinder(2.0, 0.1, 0.5), cart_placement)
+parent, placement = cart, pin.SE3.Identity()
+for k in range(2):
+    joint = model.addJoint(parent, pin.JointModelRX(), placement, "joint_%d" % (k + 1))
+    body_placement = placement.copy()
+    body_placement.translation[2] = 1.0
+    model.appendBodyToJoint(joint, pin.Inertia.FromSphere(1.0, 0.1), body_placement)
+    model.addJointFrame(joint, 0)
+    model.addBodyFrame("body_%d" % (k + 1), joint, body_placement,
+                       model.getFrameId("joint_%d" % (k + 1)))
+    geom = pin.GeometryObject("ball_%d" % (k + 1), joint, body_placement, coal.Sphere(0.1))
+    geom.meshColor = np.ones(4)
+    geom_model.addGeometryObject(geom)
+    parent, placement = joint, body_placement.copy()
+print(model)
+model.lowerPositionLimit.fill(-math.pi)
+model.upperPositionLimit.fill(+math.pi)
+data, geom_data = pin.createDatas(model, geom_model)
+q = np.array([0.1, 0.4, -0.3])
+v = np.zeros(model.nv)
+for k in range(20):
+    a = pin.aba(model, data, q, v, -0.1 * v)
+    v += a * 0.01
+    q = pin.integrate(model, q, v * 0.01)
+    if k % 5 == 0:
+        show("q %d" % k, q)
+pin.updateGeometryPlacements(model, data, geom_model, geom_data, q)
+for oMg in geom_data.oMg:
+    show("oMg", oMg.translation)
+pin.framesForwardKinematics(model, data, q)
+show("body_2", data.oMf[model.getFrameId("body_2")].homogeneous)
+print("E", pin.computeMechanicalEnergy(model, data, q, v))
+'''
+
+SCRIPTS = {"simulation": SIMULATION, "spatial": SPATIAL, "kinematics": KINEMATICS,
+           "dynamics": DYNAMICS, "urdf": URDF}
 NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
 
@@ -197,9 +256,9 @@ def run(script, tmp_path, python_path):
     path = tmp_path / "script.py"
     path.write_text(textwrap.dedent(PRELUDE + script))
     env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
     if python_path:
-        env["PYTHONPATH"] = str(python_path)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(python_path),
+                                                          env.get("PYTHONPATH")]))
     done = subprocess.run([sys.executable, str(path)], check=False, capture_output=True, text=True,
                           env=env, cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr
