@@ -45,7 +45,7 @@ def _build_both():
         d = model.addJoint(a, lib.JointModelSpherical(), M, "neck")
         ids += [a, b, c, d]
         for j in (a, b, c, d):
-            Y = rng.uniform(0.5, 2.0), rng.uniform(-1, 1, 3), np.diag(rng.uniform(0.1, 1, 3))
+            Y = rng.uniform(0.5, 2.0), rng.uniform(-1, 1, 3), np.diag(rng.uniform(0.5, 0.9, 3))
             model.appendBodyToJoint(j, lib.Inertia(*Y), lib.SE3(np.eye(3), rng.uniform(-1, 1, 3)))
             ids.append(model.addJointFrame(j))
             ids.append(model.addBodyFrame(f"body{j}", j, M, -1))
