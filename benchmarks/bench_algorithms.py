@@ -10,6 +10,7 @@ import numpy as np
 from _common import (MODEL_NAMES, algorithm_calls, per_call, print_table, random_states,
                      sample_models)
 
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--batch", type=int, default=1000)

@@ -135,6 +135,23 @@ def checked_setattr(obj, name, value, fields):
     object.__setattr__(obj, name, value)
 
 
+class PinCopies:
+    """Pinocchio's copy idioms over a spatial class's own ``copy()``: ``cast()`` (to double,
+    Pinocchio's one scalar type here), ``copy.copy`` and ``copy.deepcopy``."""
+
+    __slots__ = ()
+
+    def cast(self):
+        """A copy (Pinocchio's ``cast`` to its one scalar type, double)."""
+        return self.copy()
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+
 def type_name(x):
     """How a message names the type of ``x``: ``Motion`` for pinref's own classes, the module
     for anyone else's, so ``pinocchio.Force (from the pinocchio package, not pinref)`` cannot be

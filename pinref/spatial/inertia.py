@@ -23,7 +23,7 @@ _FIELDS = {"mass": (), "lever": (3,), "inertia": (3, 3)}
 _pow = _c_function(math.pow, 2)  # the C library's pow (r**3 in NumPy is r*r*r, 1 ulp off)
 
 
-class Inertia:
+class Inertia(K.PinCopies):
     """``(mass (...), lever (..., 3), inertia (..., 3, 3))`` with leading batch axes."""
 
     __slots__ = ("mass", "lever", "inertia")
@@ -239,16 +239,6 @@ class Inertia:
 
     def copy(self):
         return Inertia._wrap(self.mass.copy(), self.lever.copy(), self.inertia.copy())
-
-    def cast(self):
-        """A copy (Pinocchio's ``cast`` to its one scalar type, double)."""
-        return self.copy()
-
-    def __copy__(self):
-        return self.copy()
-
-    def __deepcopy__(self, memo):
-        return self.copy()
 
     def matrix(self):
         """6x6 ``[[m I3, -m [c]x]; [m [c]x, I - m [c]x [c]x]]`` (``Inertia::matrix``)."""

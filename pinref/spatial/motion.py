@@ -16,7 +16,7 @@ _set = object.__setattr__  # stores an already-checked array, past the checked _
 _FIELDS = {"vector": (6,)}
 
 
-class _SpatialVector:
+class _SpatialVector(K.PinCopies):
     """Shared storage and vector-space arithmetic of Motion and Force (one ``(..., 6)`` array)."""
 
     __slots__ = ("vector",)
@@ -111,16 +111,6 @@ class _SpatialVector:
 
     def copy(self):
         return self._wrap(self.vector.copy())
-
-    def cast(self):
-        """A copy (Pinocchio's ``cast`` to its one scalar type, double)."""
-        return self.copy()
-
-    def __copy__(self):
-        return self.copy()
-
-    def __deepcopy__(self, memo):
-        return self.copy()
 
     def _same(self, other, op):
         if type(other) is not type(self):

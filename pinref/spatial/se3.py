@@ -17,7 +17,7 @@ _set = object.__setattr__  # stores an already-checked array, past the checked _
 _FIELDS = {"rotation": (3, 3), "translation": (3,)}
 
 
-class SE3:
+class SE3(K.PinCopies):
     """``(rotation (..., 3, 3), translation (..., 3))`` with leading batch axes.
 
     Constructors (``SE3Tpl`` and its Python binding): ``SE3(R, p)``, ``SE3(quat, p)`` (a
@@ -120,16 +120,6 @@ class SE3:
 
     def copy(self):
         return SE3._wrap(self.rotation.copy(), self.translation.copy())
-
-    def cast(self):
-        """A copy (Pinocchio's ``cast`` to its one scalar type, double)."""
-        return self.copy()
-
-    def __copy__(self):
-        return self.copy()
-
-    def __deepcopy__(self, memo):
-        return self.copy()
 
     @property
     def np(self):

@@ -6,31 +6,18 @@ rule decides the answer somewhere: one joint moved at a time by steps around the
 quaternions negated, a joint at exactly 0 against a tiny value.
 """
 
-import zlib
-
 import numpy as np
 import pinocchio as pin
 import pytest
 
 import pinref
 from conftest import assert_close
-from models import MODEL_NAMES, build, random_states
+from models import build, random_states
 from pinref.errors import (ModelError, NonFiniteError, NotNormalizedError, ShapeError,
                            UnsupportedError)
+from test_joint_configuration import case  # noqa: F401  (the fixture, used by name)
 
-BATCHES = [(), (5,), (2, 3)]
 PRECISIONS = [0.0, 1e-12, 1e-8, 1e-5, 1e-2, 0.5]
-
-
-@pytest.fixture(params=[(m, b) for m in MODEL_NAMES for b in BATCHES],
-                ids=lambda p: f"{p[0]}-{p[1]}")
-def case(request):
-    name, batch = request.param
-    rng = np.random.default_rng(zlib.crc32(repr(request.param).encode()))
-    rmodel, pmodel = build(name)
-    q1, v, _ = random_states(pmodel, batch, rng)
-    q2, _, _ = random_states(pmodel, batch, rng)
-    return rmodel, pmodel, batch, q1, q2, v, rng
 
 
 def _same_as_pin(rmodel, pmodel, batch, q1, q2, prec, what):
