@@ -159,8 +159,9 @@ class Data:
         """
         for cache in caches:
             self.written[cache] = call
-        arrays = [c for c in caches if isinstance(getattr(self, c), np.ndarray)] or caches[-1:]
-        if all(_first_non_finite(getattr(self, c)) is None for c in arrays):
+        arrays = [c for c in caches if isinstance(getattr(self, c), (np.ndarray, Stack))] or \
+            caches[-1:]
+        if all(_all_finite(getattr(self, c)) for c in arrays):
             return
         for cache in caches:
             where = _first_non_finite(getattr(self, cache))
@@ -181,6 +182,13 @@ class Data:
             raise NotComputedError(
                 f"{where}: data.{cache} was never computed in this Data (it still holds its "
                 f"initial value); call {first} first")
+
+
+def _all_finite(value):
+    """Whether ``value`` is finite, a stacked cache checked part by part (one call each)."""
+    if isinstance(value, Stack):
+        return all(np.isfinite(getattr(value, name)).all() for name, _ in value.PARTS)
+    return _first_non_finite(value) is None
 
 
 def _first_non_finite(value):
