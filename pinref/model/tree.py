@@ -12,12 +12,17 @@ level split it so that round r holds the r-th child (by decreasing index) of eve
 parent appears twice in a round.
 
 The model's constants in row order (``inertia_matrix``, the joint placements) are built here
-once; ``tree(model)`` rebuilds them when a joint, an inertia or a placement of the model has
-been replaced since (armature and gravity are read at each call). The Tree is kept beside the
-model (by a weak reference), not in it, so copies, pickles and comparisons of a Model do not
-see it.
+once and checked at each call (armature and gravity are read at each call): ``tree(model)``
+rebuilds them when a joint, an inertia or a placement of the model was replaced, when an
+attribute of one was set (``model.inertias[2].mass = 5``), or when one of their arrays was
+edited in place (``model.jointPlacements[2].translation[0] = 0.1``, which Pinocchio's Python
+allows too). For that last check the Tree binds the model's placement and inertia arrays to
+views of one array it owns, ``source``, and compares its bytes with those it was built from.
+The Tree is kept beside the model (by a weak reference), not in it, so copies, pickles and
+comparisons of a Model do not see it.
 """
 
+import operator
 import weakref
 
 import numpy as np
@@ -25,6 +30,7 @@ import numpy as np
 from ..joints.prismatic import JointModelPrismaticTpl
 from ..joints.revolute import JointModelRevoluteTpl
 from ..joints.revolute_unbounded import JointModelRevoluteUnboundedTpl
+from ..spatial import _kernels
 from ..spatial._kernels import se3_action_inverse, skew
 
 # Joint classes whose calc and calc_aba run on a whole group at once (frame-axis 1-dof joints).
@@ -183,27 +189,67 @@ class Tree:
             kinds.setdefault(type(jmodel) if isinstance(jmodel, BATCHED) else i, []).append(i)
         self.kinds = [Group(model, ids, [self.pos[i] for i in ids], "calc")
                       for ids in kinds.values()]
-        self.key = _fingerprint(model)
+        self._bind_sources(model)
         # constants, row order
         self.inertia_matrix = np.stack([model.inertias[i].matrix() for i in self.order])
         self.placement_rotation = np.stack([model.jointPlacements[i].rotation for i in self.order])
         self.placement_translation = np.stack([model.jointPlacements[i].translation
                                                for i in self.order])
 
+    def _bind_sources(self, model):
+        """Copy the placements' and inertias' arrays into ``source`` (joint order, 24 numbers a
+        joint: rotation, translation, lever, inertia) and bind the model's objects to views of
+        it, so that an edit in place of any of them changes ``source``."""
+        n = model.njoints
+        self.source = np.empty((n, 24))
+        for i in range(n):
+            P, Y = model.jointPlacements[i], model.inertias[i]
+            row = self.source[i]
+            row[0:9], row[9:12] = P.rotation.reshape(9), P.translation
+            row[12:15], row[15:24] = Y.lever, Y.inertia.reshape(9)
+            object.__setattr__(P, "rotation", row[0:9].reshape(3, 3))
+            object.__setattr__(P, "translation", row[9:12])
+            object.__setattr__(Y, "lever", row[12:15])
+            object.__setattr__(Y, "inertia", row[15:24].reshape(3, 3))
+        # another Tree may have bound the same objects (models sharing them): it re-checks
+        _kernels.SETATTR_COUNT[0] += 1
+        self.source_bytes = self.source.tobytes()
+        self.parents = list(model.parents)
+        self.joints = list(model.joints)
+        self.placements = list(model.jointPlacements)
+        self.inertias = list(model.inertias)
+        self.fields = self._fields()
+        self.setattr_count = _kernels.SETATTR_COUNT[0]
 
-def _fingerprint(model):
-    return (model.njoints, tuple(map(id, model.joints)), tuple(map(id, model.inertias)),
-            tuple(map(id, model.jointPlacements)))
+    def _fields(self):
+        return [x for P in self.placements for x in (P.rotation, P.translation)] + \
+            [x for Y in self.inertias for x in (Y.mass, Y.lever, Y.inertia)]
+
+    def current(self, model):
+        """Whether the constants still describe ``model`` (see the module docstring)."""
+        n = len(self.joints)
+        if not (len(model.joints) == len(model.inertias) == len(model.jointPlacements) == n
+                and all(map(operator.is_, model.joints, self.joints))
+                and all(map(operator.is_, model.jointPlacements, self.placements))
+                and all(map(operator.is_, model.inertias, self.inertias))
+                and model.parents == self.parents):
+            return False
+        if self.setattr_count != _kernels.SETATTR_COUNT[0]:
+            # some attribute of a spatial object was set since: are these still ours?
+            if not all(map(operator.is_, self._fields(), self.fields)):
+                return False
+            self.setattr_count = _kernels.SETATTR_COUNT[0]
+        return self.source.tobytes() == self.source_bytes
 
 
 _TREES = {}   # id(model) -> (weak reference to the model, its Tree): not a field of the Model
 
 
 def tree(model):
-    """The model's Tree, built on first use and again after the model's joints, inertias or
-    placements were replaced or extended."""
+    """The model's Tree, built on first use and again when it no longer describes the model
+    (``Tree.current``)."""
     entry = _TREES.get(id(model))
-    if entry is not None and entry[0]() is model and entry[1].key == _fingerprint(model):
+    if entry is not None and entry[0]() is model and entry[1].current(model):
         return entry[1]
     built = Tree(model)
     key = id(model)

@@ -133,6 +133,12 @@ def checked_setattr(obj, name, value, fields):
     if tail is not None:
         value = np.array(as_array(value, f"{type(obj).__name__}.{name}", tail, column=True))
     object.__setattr__(obj, name, value)
+    SETATTR_COUNT[0] += 1
+
+
+# How many times checked_setattr ran: the model's Tree (pinref/model/tree.py) re-checks its
+# constants when this changed since it last looked.
+SETATTR_COUNT = [0]
 
 
 class PinCopies:
