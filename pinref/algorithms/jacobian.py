@@ -45,8 +45,12 @@ import numpy as np
 
 from ..errors import ModelError
 from ..spatial import SE3, Motion
-from ..spatial._kernels import ANGULAR, LINEAR, cross, mT, stack6
+from ..model.tree import tree
+from ..spatial._kernels import (ANGULAR, LINEAR, act_motion, cross, matvec, motion_cross_motion,
+                                mT, stack6)
 from ._args import ReferenceFrame, check_data, state
+from ._levels import Walk, full, joint_calc, kind_subspace, scatter, widen
+from .kinematics import world_placements
 
 _FIX_J = "computeJointJacobians(model, data, q)"
 _FIX_DJ = "computeJointJacobiansTimeVariation(model, data, q, v)"
@@ -152,23 +156,30 @@ def translate_joint_jacobian(model, joint_id, rf, oMp, Jin):
 
 # --- the steps ---------------------------------------------------------------------------------
 
-def _joint_jacobians_forward_step(jmodel, jdata, model, data, q):
-    """Mirrors JointJacobiansForwardStep::algo; writes liMi, oMi and J's columns of joint i."""
-    i = jmodel.id
-    parent = model.parents[i]
-    jmodel.calc(jdata, q)
-    # liMi = jointPlacements[i] * M_J
-    data.liMi[i] = model.jointPlacements[i] * jdata.M
+def _joint_jacobians_forward_step(level, data):
+    """Mirrors JointJacobiansForwardStep::algo for the joints of one level: oMi. Its first
+    statements (jcalc, liMi) ran for every joint before the level loop, its last (J's columns)
+    runs for every joint after it (``world_columns``): neither reads the parent."""
     # oMi = oMi[parent] * liMi
-    data.oMi[i] = data.oMi[parent] * data.liMi[i] if parent > 0 else data.liMi[i]
-    # J[:, cols_i] = oMi S_i
-    data.J[..., jmodel.v_slice] = act_set(data.oMi[i], jdata.S)
+    world_placements(level, data)
 
 
-def _joint_jacobians_forward_step2(jmodel, jdata, data):
-    """Mirrors JointJacobiansForwardStep2::algo: J[:, cols_i] = oMi S_i with the stored oMi."""
-    # J[:, cols_i] = oMi S_i
-    data.J[..., jmodel.v_slice] = act_set(data.oMi[jmodel.id], jdata.S)
+def world_columns(T, data, J, shape):
+    """``J[:, cols_i] = oMi[i] S_i`` for every joint, one product per kind of joint: the last
+    statement of JointJacobiansForwardStep, the whole of ...ForwardStep2, the column statement
+    of JointJacobiansTimeVariationForwardStep (it reads no parent, so it runs after the level
+    loop, or alone). ``J (*shape, 6, nv)`` is written through a view; returns per kind
+    ``(group, columns (K, *shape, 6, nv_i))``."""
+    JT = np.moveaxis(J, -1, 0)
+    out = []
+    for group in T.kinds:
+        oMi = SE3._wrap(data.oMi.rows("rotation", group.rows, shape),
+                        data.oMi.rows("translation", group.rows, shape))
+        # J[:, cols_i] = oMi S_i
+        cols = act_set(oMi, kind_subspace(group, data))
+        scatter(JT, group.v_index, cols, shape + (6,))
+        out.append((group, cols))
+    return out
 
 
 def joint_jacobian_world_forward_step(jmodel, jdata, model, data, q, J):
@@ -208,28 +219,32 @@ def joint_jacobian_local_world_aligned_forward_step(jmodel, jdata, data, oMf, J)
     J[..., jmodel.v_slice] = act_set(placement, jdata.S)
 
 
-def _joint_jacobians_time_variation_forward_step(jmodel, jdata, model, data, q, v):
-    """Mirrors JointJacobiansTimeVariationForwardStep::algo: liMi, oMi, v, J, ov, dJ of joint i."""
-    i = jmodel.id
-    parent = model.parents[i]
-    jmodel.calc(jdata, q, v)
-    # v_i = v_J (+ liMi^-1 v_parent below)
-    data.v[i] = jdata.v
-    # liMi = jointPlacements[i] * M_J
-    data.liMi[i] = model.jointPlacements[i] * jdata.M
-    if parent > 0:
-        # oMi = oMi[parent] * liMi ; v_i += liMi^-1 v_parent
-        data.oMi[i] = data.oMi[parent] * data.liMi[i]
-        data.v[i] = data.v[i] + data.liMi[i].actInv(data.v[parent])
-    else:
-        data.oMi[i] = data.liMi[i]
+def _joint_jacobians_time_variation_forward_step(level, kin, data):
+    """Mirrors JointJacobiansTimeVariationForwardStep::algo for the joints of one level: oMi
+    and v. jcalc and liMi ran for every joint before the level loop; J, ov and dJ, which read
+    no parent, run for every joint after it (``_time_variation_columns``)."""
+    i, p = level.rows, level.parent_rows
+    # oMi = oMi[parent] * liMi
+    world_placements(level, data)
+    # v_i = v_J + liMi^-1 v_parent   (parent > 0)
+    V = data.v.vector
+    V[i] = kin.vJ[i] + matvec(kin.X[i], V[p]) if level.has_parent else kin.vJ[i]
+
+
+def _time_variation_columns(model, T, data, shape):
+    """The statements of JointJacobiansTimeVariationForwardStep after v, for every joint at once
+    (no parent read): J's columns, ov and dJ's columns."""
     # J[:, cols_i] = oMi S_i
-    data.J[..., jmodel.v_slice] = act_set(data.oMi[i], jdata.S)
+    cols = world_columns(T, data, data.J, shape)
     # ov_i = oMi v_i
-    data.ov[i] = data.oMi[i].act(data.v[i])
+    ov = act_motion(data.oMi.rotation, data.oMi.translation, data.v.vector)
+    for i in range(1, model.njoints):
+        data.ov[i] = Motion._wrap(ov[T.pos[i]])
     # dJ[:, cols_i] = ov_i x J[:, cols_i]
-    J_cols = columns(data.J[..., jmodel.v_slice])
-    data.dJ[..., jmodel.v_slice] = matrix(per_column(data.ov[i]).cross(J_cols))
+    dJT = np.moveaxis(data.dJ, -1, 0)
+    for group, J_cols in cols:
+        ov_i = ov[group.rows][..., None, :]
+        scatter(dJT, group.v_index, mT(motion_cross_motion(ov_i, mT(J_cols))), shape + (6,))
 
 
 # --- the public functions ----------------------------------------------------------------------
@@ -255,16 +270,23 @@ def computeJointJacobians(model, data, q=None):
     if q is None:
         data.require("computeJointJacobians(model, data)", "oMi",
                      "forwardKinematics(model, data, q), or pass q")
-        shape = np.broadcast_shapes(*(M.shape for M in data.oMi[1:]))
+        shape = data.oMi.batch
         data.J = np.zeros(shape + (6, model.nv))
-        for i in range(1, model.njoints):
-            _joint_jacobians_forward_step2(model.joints[i], data.joints[i], data)
+        # J[:, cols_i] = oMi S_i   (JointJacobiansForwardStep2, every joint)
+        world_columns(tree(model), data, data.J, shape)
         data.mark("computeJointJacobians", "J")
         return data.J.copy()
     q, _, shape = state(model, q, data=data)
+    (q,) = full(shape, q)
+    widen(data, shape, "liMi", "oMi")
     data.J = np.zeros(shape + (6, model.nv))
-    for i in range(1, model.njoints):
-        _joint_jacobians_forward_step(model.joints[i], data.joints[i], model, data, q)
+    T = Walk(model, q, None)
+    # jcalc(q) -> M_J, S_i ; liMi = jointPlacements[i] * M_J   (every joint: no parent read)
+    joint_calc(T, data, q, None, shape)
+    for level in T.levels:
+        _joint_jacobians_forward_step(level, data)
+    # J[:, cols_i] = oMi S_i   (every joint: no parent read)
+    world_columns(T.tree, data, data.J, shape)
     data.mark("computeJointJacobians", "liMi", "oMi", "J")
     return data.J.copy()
 
@@ -326,12 +348,17 @@ def computeJointJacobiansTimeVariation(model, data, q, v):
     ``dJ``.
     """
     q, arrays, shape = state(model, q, data=data, v=v)
-    v = arrays["v"]
+    q, v = full(shape, q, arrays["v"])
+    widen(data, shape, "liMi", "oMi", "v")
     data.J = np.zeros(shape + (6, model.nv))
     data.dJ = np.zeros(shape + (6, model.nv))
-    for i in range(1, model.njoints):
-        _joint_jacobians_time_variation_forward_step(model.joints[i], data.joints[i], model,
-                                                     data, q, v)
+    T = Walk(model, q, v)
+    # jcalc(q, v) -> M_J, S_i, v_J ; liMi = jointPlacements[i] * M_J   (every joint)
+    kin = joint_calc(T, data, q, v, shape)
+    for level in T.levels:
+        _joint_jacobians_time_variation_forward_step(level, kin, data)
+    # J[:, cols_i] = oMi S_i ; ov_i = oMi v_i ; dJ[:, cols_i] = ov_i x J[:, cols_i]
+    _time_variation_columns(model, T.tree, data, shape)
     data.mark("computeJointJacobiansTimeVariation", "liMi", "oMi", "v", "ov", "J", "dJ")
     return data.dJ.copy()
 

@@ -14,10 +14,9 @@ from ._levels import (Walk, crm, full, joint_calc, matvec, subspace_times, subsp
                       tangent_rows, widen)
 
 
-def _forward_kinematic_step(level, kin, data, aT, shape):
-    """Mirrors ForwardKinematicZeroStep / FirstStep / SecondStep::algo (kinematics.hxx) for the
-    joints of one level (see rnea.py's module docstring for the level steps; jcalc and liMi ran
-    before the level loop: ``kin``)."""
+def world_placements(level, data):
+    """``oMi = oMi[parent] * liMi`` (``liMi`` if parent == 0) for the joints of one level: the
+    statement shared by the forward steps of kinematics.hxx, jacobian.hxx and frames.hxx."""
     i, p = level.rows, level.parent_rows
     # oMi = oMi[parent] * liMi   (liMi if parent == 0)
     R, t = data.liMi.rotation[i], data.liMi.translation[i]
@@ -26,6 +25,15 @@ def _forward_kinematic_step(level, kin, data, aT, shape):
         data.oMi.rotation[i], data.oMi.translation[i] = Rp @ R, tp + matvec(Rp, t)
     else:
         data.oMi.rotation[i], data.oMi.translation[i] = R, t
+
+
+def _forward_kinematic_step(level, kin, data, aT, shape):
+    """Mirrors ForwardKinematicZeroStep / FirstStep / SecondStep::algo (kinematics.hxx) for the
+    joints of one level (see rnea.py's module docstring for the level steps; jcalc and liMi ran
+    before the level loop: ``kin``)."""
+    i, p = level.rows, level.parent_rows
+    # oMi = oMi[parent] * liMi   (liMi if parent == 0)
+    world_placements(level, data)
     if kin.vJ is None:
         return
     V, X, vJ = data.v.vector, kin.X[i], kin.vJ[i]
