@@ -42,7 +42,9 @@ import numpy as np
 from ..errors import ModelError
 from ..spatial import SE3, Motion
 from ..spatial._kernels import cross, matvec, rot_pair, stack6
+from ..model.tree import tree
 from ._args import ReferenceFrame, check_data, state
+from ._levels import expand
 from .jacobian import (check_joint_id, check_reference_frame,
                        computeJointJacobiansTimeVariation, jacobian_time_variation,
                        joint_jacobian_local_backward_step,
@@ -129,10 +131,17 @@ def updateFramePlacements(model, data):
     check_data(model, data)
     check_data_frames(model, data, "updateFramePlacements")
     data.require("updateFramePlacements", "oMi", _FIX_OMI)
-    for f in range(1, model.nframes):
-        frame = model.frames[f]
-        # oMf = oMi[parentJoint] * placement
-        data.oMf[f] = data.oMi[frame.parentJoint] * frame.placement
+    frames = model.frames[1:]
+    if frames:
+        pos = tree(model).pos
+        rows = [pos[frame.parentJoint] for frame in frames]
+        shape = np.broadcast_shapes(data.oMi.batch, data.oMf.batch)
+        data.oMf.widen(shape)
+        R, t = data.oMi.rows("rotation", rows, shape), data.oMi.rows("translation", rows, shape)
+        PR = expand(np.array([frame.placement.rotation for frame in frames]), len(shape))
+        Pt = expand(np.array([frame.placement.translation for frame in frames]), len(shape))
+        # oMf = oMi[parentJoint] * placement   (every frame f >= 1 at once: no frame reads another)
+        data.oMf.rotation[1:], data.oMf.translation[1:] = R @ PR, t + matvec(R, Pt)
     data.mark("updateFramePlacements", "oMf")
 
 

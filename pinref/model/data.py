@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from ..errors import NonFiniteResultWarning, NotComputedError, UnsupportedError
-from ..spatial import SE3, Force, Inertia, Motion
+from ..spatial import SE3, Inertia
 from .containers import StdVec_Vector3
 from .model import Model, same_fields
 from .stacks import (ForceStack, InertiaMatrixStack, JointRows, MatrixStack, MotionStack,
@@ -54,9 +54,9 @@ class Data:
         self.u = np.zeros(nv)                             # tau - S^T pA, per joint       (..., nv)
         self.ddq = np.zeros(nv)                           # joint accelerations           (..., nv)
         # --- frames and Jacobians (frames.hxx, jacobian.hxx); WORLD: world axes and origin --
-        self.oMf = [SE3.Identity() for _ in range(model.nframes)]  # frame f in the world
+        self.oMf = SE3Stack(list(range(model.nframes)))   # frame f in the world (row f)
         self.iMf = [SE3.Identity() for _ in range(n)]     # target frame in joint i (LOCAL J)
-        self.ov = [Motion.Zero() for _ in range(n)]       # velocity of body i, WORLD: oMi v[i]
+        self.ov = MotionStack(pos, np.zeros(6))           # velocity of body i, WORLD: oMi v[i]
         self.J = np.zeros((6, nv))                        # columns oMi S_i, WORLD  (..., 6, nv)
         self.dJ = np.zeros((6, nv))                       # ov_i x J cols, WORLD    (..., 6, nv)
         # --- centre of mass (center-of-mass.hxx); com[0]: the whole robot's, world frame ---
@@ -75,14 +75,14 @@ class Data:
         # Also written there: liMi, oMi, v, a (rnea), ov, J, dJ, tau, g, M, u, ddq, Fcrb (Fcrb[0]
         # is their scratch), and the joints' U, StU, Dinv, UDinv (WORLD frame, aba). "cols" of a
         # (6, nv) cache: column k belongs to the joint whose tangent directions hold k.
-        self.oa = [Motion.Zero() for _ in range(n)]       # acceleration of body i, WORLD: oMi a[i]
-        self.oa_gf = [Motion.Zero() for _ in range(n)]    # oa_i - gravity, WORLD; [0]: -gravity
-        self.oh = [Force.Zero() for _ in range(n)]        # momentum oYcrb_i ov_i of body i, WORLD
-        self.of = [Force.Zero() for _ in range(n)]        # body i's wrench; subtree sum on return
+        self.oa = MotionStack(pos, np.zeros(6))           # acceleration of body i, WORLD: oMi a[i]
+        self.oa_gf = MotionStack(pos, np.zeros(6))        # oa_i - gravity, WORLD; [0]: -gravity
+        self.oh = ForceStack(pos, np.zeros(6))            # momentum oYcrb_i ov_i of body i, WORLD
+        self.of = ForceStack(pos, np.zeros(6))            # body i's wrench; subtree sum on return
         self.oinertias = [Inertia.Zero() for _ in range(n)]  # body i's inertia, WORLD: oMi Y_i
         self.oYcrb = [Inertia.Zero() for _ in range(n)]   # subtree i's composite inertia, WORLD
-        self.doYcrb = [np.zeros((6, 6)) for _ in range(n)]  # d/dt oYcrb_i + B(oh_i)  (..., 6, 6)
-        self.oYaba = [np.zeros((6, 6)) for _ in range(n)]  # articulated inertia, WORLD (..., 6, 6)
+        self.doYcrb = MatrixStack(pos, 6, 6)              # d/dt oYcrb_i + B(oh_i)    (..., 6, 6)
+        self.oYaba = MatrixStack(pos, 6, 6)               # articulated inertia, WORLD (..., 6, 6)
         self.dVdq = np.zeros((6, nv))                     # cols ov_parent x J: dv/dq    (..., 6, nv)
         self.dAdq = np.zeros((6, nv))                     # cols d oa_i / dq_i          (..., 6, nv)
         self.dAdv = np.zeros((6, nv))                     # cols d oa_i / dv_i          (..., 6, nv)
