@@ -35,10 +35,12 @@ LOCAL velocity and acceleration of body i (``data.v``, ``data.a``) and liMi = (R
 import numpy as np
 
 from ..errors import ModelError
+from ..model.tree import tree
 from ..spatial._kernels import ANGULAR, LINEAR, cross, matvec, mT
 from ._args import NO_DATA, KinematicLevel, check_data
+from ._levels import expand, scatter
 from .frames import require_acceleration
-from .jacobian import act_set
+from .jacobian import world_columns
 from .kinematics import forwardKinematics
 
 _FIX_LIMI = "forwardKinematics(model, data, q) (or pass q: centerOfMass(model, data, q))"
@@ -51,69 +53,110 @@ def _check_level(level):
     return KinematicLevel(int(level))
 
 
-def _com_forward_step(model, data, i, level):
-    """Forward step of ``centerOfMass``: body i's own mass, m c, m (velocity, acceleration of c)."""
-    mass, lever = model.inertias[i].mass, model.inertias[i].lever
-    v, a = data.v[i], data.a[i]
-    data.mass[i] = float(mass)
+def _bodies(model, T):
+    """Every body's mass ``(n,)`` and centre of mass c ``(n, 3)`` (frame i), rows of the caches."""
+    inertias = [model.inertias[i] for i in T.order]
+    return (np.array([float(Y.mass) for Y in inertias]),
+            np.array([Y.lever for Y in inertias], dtype=float))
+
+
+class _Sums:
+    """The CoM caches as stacked arrays, rows of the caches: ``mass (n,)``, ``com``, ``vcom``,
+    ``acom`` ``(n, *shape, 3)`` (None above the kinematic level computed)."""
+
+    __slots__ = ("mass", "com", "vcom", "acom")
+
+
+def _com_forward_step(T, data, bodies, level, shape):
+    """The forward step of ``centerOfMass`` for every joint at once (it reads no parent): body
+    i's own mass, m c and m (velocity, acceleration of c); row 0 (the universe) set to zero as
+    the driver does before its loop."""
+    m, c = bodies
+    nb = len(shape)
+    mi, ci = expand(m, nb)[..., None], expand(c, nb)
+    out = _Sums()
+    out.vcom = out.acom = None
+    # mass_i = m_i
+    out.mass = m.copy()
     # com_i = m_i c_i
-    data.com[i] = mass * lever
+    out.com = np.broadcast_to(mi * ci, (len(m),) + shape + (3,)).copy()
     if level >= KinematicLevel.VELOCITY:
+        v = data.v.rows("vector", slice(None), shape)
         # vcom_i = m_i (w_i x c_i + v_i)
-        data.vcom[i] = mass * (cross(v.angular, lever) + v.linear)
+        out.vcom = mi * (cross(v[..., ANGULAR], ci) + v[..., LINEAR])
     if level >= KinematicLevel.ACCELERATION:
+        a = data.a.rows("vector", slice(None), shape)
         # acom_i = m_i (dw_i x c_i + dv_i) + w_i x vcom_i
-        data.acom[i] = mass * (cross(a.angular, lever) + a.linear) + cross(v.angular,
-                                                                          data.vcom[i])
+        out.acom = mi * (cross(a[..., ANGULAR], ci) + a[..., LINEAR]) + cross(v[..., ANGULAR],
+                                                                              out.vcom)
+    # mass_0 = 0 ; com_0 = 0 ; vcom_0 = 0 ; acom_0 = 0
+    out.mass[0] = 0.0
+    for x in (out.com, out.vcom, out.acom):
+        if x is not None:
+            x[0] = 0.0
+    return out
 
 
-def _com_backward_step(model, data, i, level, compute_subtree_coms):
-    """Backward step of ``centerOfMass``: fold subtree i into its parent, through liMi."""
-    parent = model.parents[i]
-    R, p = data.liMi[i].rotation, data.liMi[i].translation
-    # mass_parent += mass_i
-    data.mass[parent] += data.mass[i]
-    # com_parent += R com_i + mass_i p
-    data.com[parent] = data.com[parent] + (matvec(R, data.com[i]) + data.mass[i] * p)
-    if level >= KinematicLevel.VELOCITY:
-        # vcom_parent += R vcom_i
-        data.vcom[parent] = data.vcom[parent] + matvec(R, data.vcom[i])
-    if level >= KinematicLevel.ACCELERATION:
-        # acom_parent += R acom_i
-        data.acom[parent] = data.acom[parent] + matvec(R, data.acom[i])
-    if compute_subtree_coms:
-        # com_i, vcom_i, acom_i /= mass_i
-        data.com[i] = data.com[i] / data.mass[i]
-        if level >= KinematicLevel.VELOCITY:
-            data.vcom[i] = data.vcom[i] / data.mass[i]
-        if level >= KinematicLevel.ACCELERATION:
-            data.acom[i] = data.acom[i] / data.mass[i]
+def _com_backward_step(lvl, data, sums, shape):
+    """The backward step of ``centerOfMass`` for the joints of one level: fold each subtree into
+    its parent through liMi, children in decreasing index (one round at a time). The division
+    ``com_i /= mass_i`` runs for every joint after the loop (``_divide``)."""
+    i = lvl.rows
+    R, p = data.liMi.rows("rotation", i, shape), data.liMi.rows("translation", i, shape)
+    mass = sums.mass
+    # R com_i + mass_i p ; R vcom_i ; R acom_i
+    add_com = matvec(R, sums.com[i]) + expand(mass[i], len(shape))[..., None] * p
+    add_vcom = None if sums.vcom is None else matvec(R, sums.vcom[i])
+    add_acom = None if sums.acom is None else matvec(R, sums.acom[i])
+    for children, parents, _ in lvl.rounds:
+        # mass_parent += mass_i
+        mass[parents] = mass[parents] + mass[i][children]
+        # com_parent += R com_i + mass_i p
+        sums.com[parents] = sums.com[parents] + add_com[children]
+        if add_vcom is not None:
+            # vcom_parent += R vcom_i
+            sums.vcom[parents] = sums.vcom[parents] + add_vcom[children]
+        if add_acom is not None:
+            # acom_parent += R acom_i
+            sums.acom[parents] = sums.acom[parents] + add_acom[children]
+
+
+def _divide(x, mass, subtrees, shape):
+    """``x_i /= mass_i`` for every joint i >= 1 (when ``subtrees``), and ``x_0 /= mass_0``."""
+    if subtrees:
+        # x_i /= mass_i   (i >= 1)
+        x[1:] = x[1:] / expand(mass[1:], len(shape))[..., None]
+    # x_0 /= mass_0
+    x[0] = x[0] / mass[0]
+
+
+def _write_back(data, T, name, x):
+    """``data.<name>[i]`` = row ``pos[i]`` of ``x`` (the per-joint list keeps pin's face)."""
+    getattr(data, name)[:] = list(x[T.pos])
 
 
 def _center_of_mass(model, data, level, compute_subtree_coms):
     """``pinocchio::centerOfMass(model, data, kinematic_level, computeSubtreeComs)``."""
     where = "centerOfMass"
     data.require(where, "liMi", _FIX_LIMI)
+    stacks = [data.liMi]
     if level >= KinematicLevel.VELOCITY:
         data.require(where, "v", "forwardKinematics(model, data, q, v)")
+        stacks.append(data.v)
     if level >= KinematicLevel.ACCELERATION:
         require_acceleration(data, where)
-    data.mass[0] = 0.0
-    data.com[0] = np.zeros(3)
-    if level >= KinematicLevel.VELOCITY:
-        data.vcom[0] = np.zeros(3)
-    if level >= KinematicLevel.ACCELERATION:
-        data.acom[0] = np.zeros(3)
-    for i in range(1, model.njoints):
-        _com_forward_step(model, data, i, level)
-    for i in reversed(range(1, model.njoints)):
-        _com_backward_step(model, data, i, level, compute_subtree_coms)
-    # com_0, vcom_0, acom_0 /= mass_0
-    data.com[0] = data.com[0] / data.mass[0]
-    if level >= KinematicLevel.VELOCITY:
-        data.vcom[0] = data.vcom[0] / data.mass[0]
-    if level >= KinematicLevel.ACCELERATION:
-        data.acom[0] = data.acom[0] / data.mass[0]
+        stacks.append(data.a)
+    shape = np.broadcast_shapes(*(s.batch for s in stacks))
+    T = tree(model)
+    sums = _com_forward_step(T, data, _bodies(model, T), level, shape)
+    for lvl in reversed(T.levels):
+        _com_backward_step(lvl, data, sums, shape)
+    # com_i, vcom_i, acom_i /= mass_i (i >= 1, compute_subtree_coms) ; com_0, ... /= mass_0
+    fields = [("com", sums.com), ("vcom", sums.vcom), ("acom", sums.acom)][:level + 1]
+    for name, x in fields:
+        _divide(x, sums.mass, compute_subtree_coms, shape)
+        _write_back(data, T, name, x)
+    data.mass[:] = sums.mass[T.pos].tolist()
     data.mark("centerOfMass", "com", "mass", *("vcom", "acom")[:level])
     return data.com[0].copy()
 
@@ -150,23 +193,32 @@ def centerOfMass(model, data, *args, compute_subtree_coms=True):
     return _center_of_mass(model, data, level, compute_subtree_coms)
 
 
-def _jacobian_com_backward_step(jmodel, jdata, model, data, compute_subtree_coms):
-    """Mirrors JacobianCenterOfMassBackwardStep::algo: folds subtree i into its parent and
-    fills Jcom's columns of joint i from J's (WORLD)."""
-    i = jmodel.id
-    parent = model.parents[i]
-    # com_parent += com_i ; mass_parent += mass_i
-    data.com[parent] = data.com[parent] + data.com[i]
-    data.mass[parent] += data.mass[i]
+def _jacobian_com_backward_step(lvl, sums):
+    """Mirrors JacobianCenterOfMassBackwardStep::algo for the joints of one level: folds each
+    subtree into its parent, children in decreasing index (one round at a time). Its other
+    statements read no parent and run for every joint after the loop
+    (``_jacobian_com_columns``, ``_divide``)."""
+    i = lvl.rows
+    for children, parents, _ in lvl.rounds:
+        # com_parent += com_i
+        sums.com[parents] = sums.com[parents] + sums.com[i][children]
+        # mass_parent += mass_i
+        sums.mass[parents] = sums.mass[parents] + sums.mass[i][children]
+
+
+def _jacobian_com_columns(T, data, sums, shape):
+    """J's and Jcom's columns of every joint (the statements of JacobianCenterOfMassBackwardStep
+    that read no parent; ``com_i``, ``mass_i`` are the subtree sums, complete once the loop
+    has folded the children in)."""
+    JcomT = np.moveaxis(data.Jcom, -1, 0)
     # J[:, cols_i] = oMi S_i
-    J_cols = act_set(data.oMi[i], jdata.S)
-    data.J[..., jmodel.v_slice] = J_cols
-    # Jcom[:, k] += mass_i J_k.linear - com_i x J_k.angular
-    com_x_w = mT(cross(data.com[i][..., None, :], mT(J_cols[..., ANGULAR, :])))
-    data.Jcom[..., jmodel.v_slice] += data.mass[i] * J_cols[..., LINEAR, :] - com_x_w
-    if compute_subtree_coms:
-        # com_i /= mass_i
-        data.com[i] = data.com[i] / data.mass[i]
+    for group, J_cols in world_columns(T, data, data.J, shape):
+        mass = sums.mass[group.rows].reshape((-1,) + (1,) * len(shape) + (1, 1))
+        com = sums.com[group.rows][..., None, :]
+        # Jcom[:, k] += mass_i J_k.linear - com_i x J_k.angular
+        com_x_w = mT(cross(com, mT(J_cols[..., ANGULAR, :])))
+        scatter(JcomT, group.v_index, mass * J_cols[..., LINEAR, :] - com_x_w, shape + (3,),
+                add=1)
 
 
 def jacobianCenterOfMass(model, data, q=None, compute_subtree_coms=True):
@@ -185,21 +237,28 @@ def jacobianCenterOfMass(model, data, q=None, compute_subtree_coms=True):
         forwardKinematics(model, data, q)
     data.require("jacobianCenterOfMass", "oMi",
                  "forwardKinematics(model, data, q), or pass q")
-    shape = np.broadcast_shapes(*(M.shape for M in data.oMi[1:]))
-    data.com[0] = np.zeros(3)
-    data.mass[0] = 0.0
-    for i in range(1, model.njoints):
-        # mass_i = m_i ; com_i = m_i oMi c_i
-        data.mass[i] = float(model.inertias[i].mass)
-        data.com[i] = model.inertias[i].mass * data.oMi[i].act(model.inertias[i].lever)
+    shape = data.oMi.batch
+    T = tree(model)
+    m, c = _bodies(model, T)
+    nb = len(shape)
+    sums = _Sums()
+    # mass_i = m_i ; com_i = m_i oMi c_i   (every joint) ; com_0 = 0 ; mass_0 = 0
+    sums.mass = m.copy()
+    R, t = data.oMi.rotation, data.oMi.translation
+    sums.com = expand(m, nb)[..., None] * (matvec(R, expand(c, nb)) + t)
+    sums.mass[0] = 0.0
+    sums.com[0] = 0.0
     data.J = np.zeros(shape + (6, model.nv))
     data.Jcom = np.zeros(shape + (3, model.nv))
-    for i in reversed(range(1, model.njoints)):
-        _jacobian_com_backward_step(model.joints[i], data.joints[i], model, data,
-                                    compute_subtree_coms)
-    # com_0 /= mass_0 ; Jcom /= mass_0
-    data.com[0] = data.com[0] / data.mass[0]
-    data.Jcom = data.Jcom / data.mass[0]
+    for lvl in reversed(T.levels):
+        _jacobian_com_backward_step(lvl, sums)
+    # J[:, cols_i] = oMi S_i ; Jcom[:, cols_i] += mass_i J.linear - com_i x J.angular
+    _jacobian_com_columns(T, data, sums, shape)
+    # com_i /= mass_i (i >= 1, compute_subtree_coms) ; com_0 /= mass_0 ; Jcom /= mass_0
+    _divide(sums.com, sums.mass, compute_subtree_coms, shape)
+    _write_back(data, T, "com", sums.com)
+    data.mass[:] = sums.mass[T.pos].tolist()
+    data.Jcom = data.Jcom / sums.mass[0]
     data.mark("jacobianCenterOfMass", "com", "mass", "J", "Jcom")
     return data.Jcom.copy()
 
@@ -218,12 +277,15 @@ def computeTotalMass(model, data=None):
 def computeSubtreeMasses(model, data):
     """``data.mass[i]`` = mass of the subtree rooted at joint i; ``mass[0]`` the total."""
     check_data(model, data)
-    data.mass[0] = 0.0
-    for i in range(1, model.njoints):
-        data.mass[i] = float(model.inertias[i].mass)
-    for i in reversed(range(1, model.njoints)):
-        # mass_parent += mass_i
-        data.mass[model.parents[i]] += data.mass[i]
+    T = tree(model)
+    # mass_i = m_i (every joint) ; mass_0 = 0
+    mass = _bodies(model, T)[0]
+    mass[0] = 0.0
+    for lvl in reversed(T.levels):
+        for children, parents, _ in lvl.rounds:
+            # mass_parent += mass_i   (children in decreasing index, one round at a time)
+            mass[parents] = mass[parents] + mass[lvl.rows][children]
+    data.mass[:] = mass[T.pos].tolist()
     data.mark("computeSubtreeMasses", "mass")
 
 
