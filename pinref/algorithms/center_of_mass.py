@@ -53,7 +53,7 @@ def _check_level(level):
     return KinematicLevel(int(level))
 
 
-def _bodies(model, T):
+def body_constants(model, T):
     """Every body's mass ``(n,)`` and centre of mass c ``(n, 3)`` (frame i), rows of the caches."""
     inertias = [model.inertias[i] for i in T.order]
     return (np.array([float(Y.mass) for Y in inertias]),
@@ -148,7 +148,7 @@ def _center_of_mass(model, data, level, compute_subtree_coms):
         stacks.append(data.a)
     shape = np.broadcast_shapes(*(s.batch for s in stacks))
     T = tree(model)
-    sums = _com_forward_step(T, data, _bodies(model, T), level, shape)
+    sums = _com_forward_step(T, data, body_constants(model, T), level, shape)
     for lvl in reversed(T.levels):
         _com_backward_step(lvl, data, sums, shape)
     # com_i, vcom_i, acom_i /= mass_i (i >= 1, compute_subtree_coms) ; com_0, ... /= mass_0
@@ -239,7 +239,7 @@ def jacobianCenterOfMass(model, data, q=None, compute_subtree_coms=True):
                  "forwardKinematics(model, data, q), or pass q")
     shape = data.oMi.batch
     T = tree(model)
-    m, c = _bodies(model, T)
+    m, c = body_constants(model, T)
     nb = len(shape)
     sums = _Sums()
     # mass_i = m_i ; com_i = m_i oMi c_i   (every joint) ; com_0 = 0 ; mass_0 = 0
@@ -279,7 +279,7 @@ def computeSubtreeMasses(model, data):
     check_data(model, data)
     T = tree(model)
     # mass_i = m_i (every joint) ; mass_0 = 0
-    mass = _bodies(model, T)[0]
+    mass = body_constants(model, T)[0]
     mass[0] = 0.0
     for lvl in reversed(T.levels):
         for children, parents, _ in lvl.rounds:

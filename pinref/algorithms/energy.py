@@ -18,51 +18,59 @@ the revolute-unaligned and helical-unaligned joints do not write ``joint_v`` in 
 their armature is left out of T (it stays at its initial zero); pinref reproduces that, and
 ``T == 1/2 v^T M v`` holds only without armature on those joints (docs/kinematics.md).
 With q (and v), each function runs ``forwardKinematics`` first; without, it uses the caches.
+
+How the code maps to the loops above: no statement reads the parent, so each one runs for every
+joint at once on the stacked caches (``data.v.vector``, ``data.oMi``: rows in tree order,
+``pinref/model/tree.py``), and the per-joint terms are summed over the rows instead of being
+added one joint at a time (the same terms, summed in another order: equal up to rounding).
+``v_i^T Y_i v_i`` is the 6x6 product with the inertia matrix (``pinref/algorithms/_levels.py``)
+instead of Inertia::vtiv's structured formula. The armature terms of joints whose armature is
+zero add exactly zero and are not formed.
 """
 
 import numpy as np
 
-from ..spatial._kernels import cross, matvec
+from ..model.tree import tree
+from ..spatial._kernels import matvec
 from ._args import check_data
+from ._levels import expand
+from .center_of_mass import body_constants
 from .kinematics import forwardKinematics
 
 _FIX_V = "forwardKinematics(model, data, q, v), or pass q and v"
 _FIX_OMI = "forwardKinematics(model, data, q), or pass q"
 
 
-def _vtiv(Y, v):
-    """``Inertia::vtiv``: v^T Y v for Y = (m, c, I) and v = (v_lin, w), evaluated as Pinocchio.
-
-    cxw = c x w ; T = m (|v_lin|^2 - 2 v_lin . cxw) + w . (-m c x cxw) + w^T I w
-    """
-    vl, w = v.linear, v.angular
-    m = Y.mass
-    # cxw = c x w
-    cxw = cross(Y.lever, w)
-    # m (|v|^2 - 2 v . cxw)
-    res = m * (np.sum(vl * vl, axis=-1) - 2.0 * np.sum(vl * cxw, axis=-1))
-    # + w . (-m c x cxw)
-    res = res + np.sum(w * (-m[..., None] * cross(Y.lever, cxw)), axis=-1)
-    # + w^T I w
-    return res + np.sum(w * matvec(Y.inertia, w), axis=-1)
-
-
-def _kinetic_energy_forward_step(jmodel, jdata, model, data, T):
-    """Mirrors KineticEnergyAlgoForwardStep::algo: returns T + v_i^T Y_i v_i + arm . joint_v^2."""
-    i = jmodel.id
-    # T += v_i^T Y_i v_i
-    T = T + _vtiv(model.inertias[i], data.v[i])
-    # T += sum(armature_i * joint_v^2)
-    return T + np.sum(model.armature[jmodel.v_slice] * jdata.joint_v ** 2, axis=-1)
+def _kinetic_energy_forward_step(model, T, data):
+    """Mirrors KineticEnergyAlgoForwardStep::algo for every joint at once (it reads no parent):
+    returns ``sum_i v_i^T Y_i v_i + arm_i . joint_v_i^2`` (the driver's sum before ``*= 1/2``)."""
+    nb = len(data.v.batch)
+    V = data.v.vector[1:]
+    # T += v_i^T Y_i v_i   (i >= 1: rows 1 .. n-1)
+    T_sum = np.sum(np.vecdot(V, matvec(expand(T.inertia_matrix[1:], nb), V)), axis=0)
+    for group in T.kinds:
+        armature = model.armature[group.v_index]
+        if armature.any():
+            joint_v = np.stack(np.broadcast_arrays(*(np.asarray(data.joints[i].joint_v,
+                                                                dtype=float)
+                                                     for i in group.ids)))
+            # T += sum(armature_i * joint_v_i^2)
+            arm = armature.reshape(len(group.ids), -1)
+            arm = arm.reshape(arm.shape[:1] + (1,) * (joint_v.ndim - 2) + arm.shape[1:])
+            T_sum = T_sum + np.sum(arm * joint_v ** 2, axis=(0, -1))
+    return T_sum
 
 
-def _potential_energy_step(model, data, i, U):
-    """Returns U - m_i (oMi c_i) . g: body i's CoM in the world, against gravity."""
-    oMi, Y = data.oMi[i], model.inertias[i]
-    # com_i = oMi.translation + oMi.rotation c_i
-    com = oMi.translation + matvec(oMi.rotation, Y.lever)
+def _potential_energy_step(model, T, data):
+    """Returns ``-sum_i m_i (oMi c_i) . g``: every body's CoM in the world against gravity, for
+    every joint at once (no parent read)."""
+    mass, lever = body_constants(model, T)
+    nb = len(data.oMi.batch)
+    R, t = data.oMi.rotation[1:], data.oMi.translation[1:]
+    # com_i = oMi.translation + oMi.rotation c_i   (i >= 1)
+    com = t + matvec(R, expand(lever[1:], nb))
     # U -= m_i com_i . g
-    return U - Y.mass * np.sum(com * model.gravity.linear, axis=-1)
+    return -np.sum(expand(mass[1:], nb) * np.vecdot(com, model.gravity.linear), axis=0)
 
 
 def _scalar(x):
@@ -84,10 +92,8 @@ def computeKineticEnergy(model, data, q=None, v=None):
     if q is not None:
         forwardKinematics(model, data, q, v)
     data.require("computeKineticEnergy", "v", _FIX_V)
-    T = 0.0
-    for i in range(1, model.njoints):
-        T = _kinetic_energy_forward_step(model.joints[i], data.joints[i], model, data, T)
-    data.kinetic_energy = _scalar(0.5 * T)
+    # T = sum_i (v_i^T Y_i v_i + arm_i . joint_v_i^2) ; T *= 1/2
+    data.kinetic_energy = _scalar(0.5 * _kinetic_energy_forward_step(model, tree(model), data))
     data.mark("computeKineticEnergy", "kinetic_energy")
     return _scalar(data.kinetic_energy)
 
@@ -102,10 +108,8 @@ def computePotentialEnergy(model, data, q=None):
     if q is not None:
         forwardKinematics(model, data, q)
     data.require("computePotentialEnergy", "oMi", _FIX_OMI)
-    U = 0.0
-    for i in range(1, model.njoints):
-        U = _potential_energy_step(model, data, i, U)
-    data.potential_energy = _scalar(U)
+    # U = -sum_i m_i com_i . g
+    data.potential_energy = _scalar(_potential_energy_step(model, tree(model), data))
     data.mark("computePotentialEnergy", "potential_energy")
     return _scalar(data.potential_energy)
 
@@ -123,12 +127,10 @@ def computeMechanicalEnergy(model, data, q=None, v=None):
         forwardKinematics(model, data, q, v)
     data.require("computeMechanicalEnergy", "v", _FIX_V)
     data.require("computeMechanicalEnergy", "oMi", _FIX_OMI)
-    T, U = 0.0, 0.0
-    for i in range(1, model.njoints):
-        T = _kinetic_energy_forward_step(model.joints[i], data.joints[i], model, data, T)
-        U = _potential_energy_step(model, data, i, U)
-    data.kinetic_energy = _scalar(0.5 * T)
-    data.potential_energy = _scalar(U)
+    T = tree(model)
+    # T = 1/2 sum_i (v_i^T Y_i v_i + arm_i . joint_v_i^2) ; U = -sum_i m_i com_i . g
+    data.kinetic_energy = _scalar(0.5 * _kinetic_energy_forward_step(model, T, data))
+    data.potential_energy = _scalar(_potential_energy_step(model, T, data))
     # E = T + U
     data.mechanical_energy = _scalar(data.kinetic_energy + data.potential_energy)
     data.mark("computeMechanicalEnergy", "kinetic_energy", "potential_energy",
