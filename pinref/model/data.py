@@ -188,6 +188,11 @@ def _all_finite(value):
     """Whether ``value`` is finite, a stacked cache checked part by part (one call each)."""
     if isinstance(value, Stack):
         return all(np.isfinite(getattr(value, name)).all() for name, _ in value.PARTS)
+    if isinstance(value, list) and value and isinstance(value[0], (float, np.ndarray)):
+        try:   # numbers or equal-shape arrays (mass, com): one array
+            return bool(np.isfinite(np.asarray(value, dtype=float)).all())
+        except (TypeError, ValueError):
+            pass
     return _first_non_finite(value) is None
 
 
