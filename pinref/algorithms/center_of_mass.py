@@ -30,6 +30,16 @@ LOCAL velocity and acceleration of body i (``data.v``, ``data.a``) and liMi = (R
             if compute_subtree_coms:  com[i] /= mass[i]
         com[0] /= mass[0] ;  Jcom /= mass[0]
     Here com[i] are in the WORLD frame (the same field holds frame-i values after centerOfMass).
+
+How the code maps to the loops: the sums are stacked arrays, rows in tree order
+(``pinref/model/tree.py``). The forward statements read no parent and run for every joint at
+once. The backward step runs for all the joints of one tree level at once, deepest level first,
+and adds the children into their parents in rounds (round r: the r-th child, by decreasing
+index, of every parent), Pinocchio's order of the additions; ``x += y`` is written
+``x[parents] = x[parents] + y``. A subtree's sums are complete once its level is reached, and
+nothing changes them after it has been added into its parent, so the statements that only read
+joint i's sums (the divisions, J's and Jcom's columns) run for every joint after the loop.
+``data.mass``, ``com``, ``vcom``, ``acom`` are then written joint by joint (pin's lists).
 """
 
 import numpy as np

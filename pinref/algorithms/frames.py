@@ -30,6 +30,9 @@ oMi = data.oMi[i] = (R, t), v = data.v[i] and a = data.a[i] (LOCAL, frame i):
     frameJacobianTimeVariation(q, v, f, rf):   computeJointJacobiansTimeVariation(q, v) ;
                               updateFramePlacements ; getFrameJacobianTimeVariation(f, rf)
 
+updateFramePlacements computes every oMf (rows of the stacked cache, row f = frame f) in one
+product: no frame reads another. The frame Jacobians visit the supporting joints one at a time.
+
 WORLD is the motion of the body point at the world origin, not "the local twist rotated"; that
 one is LOCAL_WORLD_ALIGNED. The getters read caches written by earlier calls on the same Data
 and raise NotComputedError when there is none (see docs/kinematics.md).

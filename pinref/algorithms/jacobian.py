@@ -35,6 +35,15 @@ a joint's Jacobian in another frame is read off it by ``getJointJacobian``.
             LOCAL                 dJ_k -= v[i] x (oMi[i]^-1 J_k)
             LOCAL_WORLD_ALIGNED   dJ_k.linear -= (ov[i].linear + ov[i].angular x p) x J_k.angular
 
+How computeJointJacobians and computeJointJacobiansTimeVariation map to the loops above: jcalc
+and liMi read no parent and run for every joint before the level loop (``joint_calc``); oMi
+(and v) run for all the joints of one tree level at once (``kinematics.world_placements``; see
+kinematics.py); the column statements (J, ov, dJ) read only joint i's own rows, so they run for
+every joint after the level loop, one product per kind of joint (``world_columns``), written
+into J's columns through a view with the tangent axis first (``_levels.scatter``). The
+single-joint and single-frame Jacobians (computeJointJacobian, and computeFrameJacobian in
+frames.py) visit only the joints that support the target, one joint at a time, as Pinocchio.
+
 Every public function returns an owned array; ``get*`` functions read the caches written by a
 ``compute*`` call on the same Data and raise NotComputedError when there is none.
 """

@@ -6,6 +6,12 @@
         oMi[i]  = oMi[parent] * liMi[i]     (liMi[i] if parent == 0)
         v[i]    = jdata.v + liMi[i].actInv(v[parent])                         (with v)
         a[i]    = S a_i + jdata.c + (v[i] ^ jdata.v) + liMi[i].actInv(a[parent])  (with a)
+
+How the code maps to the loop: jcalc and liMi read no parent, so they run for every joint
+before the level loop (``joint_calc``, one call per kind of joint); the other statements run
+for all the joints of one tree level at once (``level.rows``), a level reading only the rows
+of the level before it, which is what the per-joint loop computes (rnea.py's module docstring
+has the details). ``liMi^-1 m`` is the 6x6 product ``X m`` with ``X = liMi.actionInverse``.
 """
 
 from ..spatial import Motion
