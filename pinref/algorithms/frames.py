@@ -50,10 +50,9 @@ from ._args import ReferenceFrame, check_data, state
 from ._levels import expand
 from .jacobian import (check_joint_id, check_reference_frame,
                        computeJointJacobiansTimeVariation, jacobian_time_variation,
-                       joint_jacobian_local_backward_step,
-                       joint_jacobian_local_world_aligned_forward_step,
-                       joint_jacobian_world_forward_step, translate_joint_jacobian)
-from .kinematics import forwardKinematics, forward_kinematic_zero_step
+                       local_jacobian, support_columns_of, support_placements,
+                       support_world_placements, translate_joint_jacobian)
+from .kinematics import forwardKinematics
 
 _FIX_OMI = "forwardKinematics(model, data, q) (or framesForwardKinematics)"
 _FIX_V = "forwardKinematics(model, data, q, v)"
@@ -347,22 +346,26 @@ def computeFrameJacobian(model, data, q, frame_id, reference_frame=ReferenceFram
     i = frame.parentJoint
     support = model.supports[i][1:]
     J = np.zeros(shape + (6, model.nv))
-    if rf == ReferenceFrame.WORLD:
-        for j in support:
-            joint_jacobian_world_forward_step(model.joints[j], data.joints[j], model, data, q, J)
-    elif rf == ReferenceFrame.LOCAL_WORLD_ALIGNED:
-        for j in support:
-            forward_kinematic_zero_step(model.joints[j], data.joints[j], model, data, q)
-        # oMf = oMi * placement
-        data.oMf[f] = data.oMi[i] * frame.placement
-        for j in support:
-            joint_jacobian_local_world_aligned_forward_step(model.joints[j], data.joints[j],
-                                                            data, data.oMf[f], J)
-    else:
+    if rf == ReferenceFrame.LOCAL:
         # iMf[i] = placement: the target frame seen from its joint
         data.iMf[i] = frame.placement
-        for j in reversed(support):
-            joint_jacobian_local_backward_step(model.joints[j], data.joints[j], model, data, q, J)
+        # JointJacobianLocalBackwardStep, tip to root
+        local_jacobian(model, data, q, support, frame.placement, J, shape)
+        return J
+    # jcalc ; liMi ; oMi = oMi[parent] * liMi   (JointJacobianWorldForwardStep or
+    # ForwardKinematicZeroStep, root to tip)
+    R, p = support_placements(model, data, q, support, shape)
+    oR, op = support_world_placements(model, data, support, R, p, shape)
+    if rf == ReferenceFrame.WORLD:
+        # J[:, cols_j] = oMi S_j
+        support_columns_of(model, data, support, oR, op, J, False, shape)
+    else:
+        # oMf = oMi * placement
+        data.oMf[f] = data.oMi[i] * frame.placement
+        # J[:, cols_j] = (oMi.rotation, oMi.translation - oMf.translation) S_j
+        # (JointJacobianLocalWorldAlignedForwardStep)
+        support_columns_of(model, data, support, oR, op - data.oMf[f].translation, J, False,
+                           shape)
     return J
 
 

@@ -55,10 +55,10 @@ import numpy as np
 from ..errors import ModelError
 from ..spatial import SE3, Motion
 from ..model.tree import tree
-from ..spatial._kernels import (ANGULAR, LINEAR, act_motion, cross, matvec, motion_cross_motion,
-                                mT, stack6)
+from ..spatial._kernels import (ANGULAR, LINEAR, act_inv_motion, act_motion, cross, matvec,
+                                motion_cross_motion, mT, stack6)
 from ._args import ReferenceFrame, check_data, state
-from ._levels import Walk, full, joint_calc, kind_subspace, scatter, widen
+from ._levels import Walk, expand, full, joint_calc, kind_subspace, scatter, widen
 from .kinematics import world_placements
 
 _FIX_J = "computeJointJacobians(model, data, q)"
@@ -191,41 +191,91 @@ def world_columns(T, data, J, shape):
     return out
 
 
-def joint_jacobian_world_forward_step(jmodel, jdata, model, data, q, J):
-    """Mirrors JointJacobianWorldForwardStep::algo: liMi, oMi of joint i; J's columns in WORLD."""
-    i = jmodel.id
-    parent = model.parents[i]
-    jmodel.calc(jdata, q)
-    # liMi = jointPlacements[i] * M_J
-    data.liMi[i] = model.jointPlacements[i] * jdata.M
-    # oMi = oMi[parent] * liMi
-    data.oMi[i] = data.oMi[parent] * data.liMi[i] if parent > 0 else data.liMi[i]
-    # J[:, cols_i] = oMi S_i
-    J[..., jmodel.v_slice] = act_set(data.oMi[i], jdata.S)
+# The single-target Jacobians visit the joints supporting the target (``support``: ids, root
+# first). Each support step's first statements (jcalc, liMi) and its last (the joint's columns)
+# read no other joint: they run for every supporting joint at once, before and after the chain
+# of placements that does (oMi root to tip, or iMf tip to root).
+
+def support_placements(model, data, q, support, shape):
+    """jcalc(q) and ``liMi = jointPlacements[j] * M_J`` for the supporting joints: writes their
+    joint data and liMi rows; returns liMi as arrays ``R (K, *shape, 3, 3)``, ``p (K, *shape,
+    3)``."""
+    if not support:
+        return np.empty((0,) + shape + (3, 3)), np.empty((0,) + shape + (3,))
+    for j in support:
+        # jcalc(q) -> M_J, S_j
+        model.joints[j].calc(data.joints[j], q)
+    T = tree(model)
+    rows = [T.pos[j] for j in support]
+    MR, Mp = np.empty((len(support),) + shape + (3, 3)), np.empty((len(support),) + shape + (3,))
+    for k, j in enumerate(support):
+        M = data.joints[j].M
+        MR[k], Mp[k] = M.rotation, M.translation
+    PR = expand(T.placement_rotation[rows], len(shape))
+    Pp = expand(T.placement_translation[rows], len(shape))
+    # liMi = jointPlacements[j] * M_J
+    R, p = PR @ MR, Pp + matvec(PR, Mp)
+    widen(data, shape, "liMi")
+    data.liMi.rotation[rows], data.liMi.translation[rows] = R, p
+    return R, p
 
 
-def joint_jacobian_local_backward_step(jmodel, jdata, model, data, q, J):
-    """Mirrors JointJacobianLocalBackwardStep::algo: J's columns of joint i in the target frame
-    f, whose placement in joint i is iMf[i]; passes iMf[parent] = liMi iMf[i] up the tree."""
-    i = jmodel.id
-    parent = model.parents[i]
-    jmodel.calc(jdata, q)
-    # liMi = jointPlacements[i] * M_J
-    data.liMi[i] = model.jointPlacements[i] * jdata.M
-    # iMf[parent] = liMi * iMf[i]
-    data.iMf[parent] = data.liMi[i] * data.iMf[i]
-    # J[:, cols_i] = iMf[i]^-1 S_i
-    J[..., jmodel.v_slice] = matrix(per_column(data.iMf[i]).actInv(columns(jdata.S)))
+def support_world_placements(model, data, support, R, p, shape):
+    """``oMi[j] = oMi[parent] * liMi[j]`` along the support, root first (the parent of each
+    supporting joint is the one before it; ``liMi`` for the first): writes their oMi rows and
+    returns them as arrays."""
+    oR, op = R.copy(), p.copy()
+    for k in range(1, len(support)):
+        # oMi = oMi[parent] * liMi
+        oR[k], op[k] = oR[k - 1] @ R[k], op[k - 1] + matvec(oR[k - 1], p[k])
+    rows = [tree(model).pos[j] for j in support]
+    widen(data, shape, "oMi")
+    data.oMi.rotation[rows], data.oMi.translation[rows] = oR, op
+    return oR, op
 
 
-def joint_jacobian_local_world_aligned_forward_step(jmodel, jdata, data, oMf, J):
-    """Mirrors JointJacobianLocalWorldAlignedForwardStep::algo: J's columns of joint i about
-    the origin of frame f, in world axes (needs oMi)."""
-    i = jmodel.id
-    # placement = (oMi.rotation, oMi.translation - oMf.translation)
-    placement = SE3._wrap(data.oMi[i].rotation, data.oMi[i].translation - oMf.translation)
-    # J[:, cols_i] = placement S_i
-    J[..., jmodel.v_slice] = act_set(placement, jdata.S)
+def support_local_placements(model, data, support, R, p, iMf, shape):
+    """``iMf[parent] = liMi[j] * iMf[j]`` from the tip to the root (JointJacobianLocalBackward
+    Step's chain; ``iMf``: the target in the last supporting joint): writes ``data.iMf`` and
+    returns iMf[j] of every supporting joint as arrays ``(K, *shape, ...)``."""
+    K = len(support)
+    fR, fp = np.empty((K,) + shape + (3, 3)), np.empty((K,) + shape + (3,))
+    cR, cp = iMf.rotation, iMf.translation
+    for k in reversed(range(K)):
+        fR[k], fp[k] = cR, cp
+        # iMf[parent] = liMi * iMf[j]
+        cR, cp = R[k] @ cR, p[k] + matvec(R[k], cp)
+        data.iMf[model.parents[support[k]]] = SE3._wrap(cR, cp)
+    return fR, fp
+
+
+def support_columns_of(model, data, support, R, p, J, inverse, shape):
+    """``J[:, cols_j] = M_j S_j`` (``inverse``: ``M_j^-1 S_j``) for every supporting joint j,
+    with ``M_j = (R[k], p[k])``: the last statement of the support steps."""
+    if not support:
+        return
+    nvs = [model.nvs[j] for j in support]
+    S = np.empty((sum(nvs),) + shape + (6,))
+    col = 0
+    for j, n in zip(support, nvs):
+        S_j = data.joints[j].S
+        for c in range(n):
+            S[col + c] = S_j[..., c]
+        col += n
+    Rc, pc = np.repeat(R, nvs, axis=0), np.repeat(p, nvs, axis=0)
+    # J[:, cols_j] = M_j S_j   (M_j^-1 S_j)
+    cols = act_inv_motion(Rc, pc, S) if inverse else act_motion(Rc, pc, S)
+    np.moveaxis(J, -1, 0)[support_columns(model, support[-1])] = cols
+
+
+def local_jacobian(model, data, q, support, iMf, J, shape):
+    """JointJacobianLocalBackwardStep over the support, tip to root: J's columns in the target
+    frame placed at ``iMf`` in the last supporting joint (``data.iMf[tip] = iMf`` is written by
+    the caller)."""
+    R, p = support_placements(model, data, q, support, shape)
+    fR, fp = support_local_placements(model, data, support, R, p, iMf, shape)
+    # J[:, cols_j] = iMf[j]^-1 S_j
+    support_columns_of(model, data, support, fR, fp, J, True, shape)
 
 
 def _joint_jacobians_time_variation_forward_step(level, kin, data):
@@ -340,10 +390,7 @@ def computeJointJacobian(model, data, q, joint_id):
     J = np.zeros(shape + (6, model.nv))
     # iMf[i] = identity: the target frame is the joint frame itself
     data.iMf[i] = SE3.Identity()
-    j = i
-    while j > 0:
-        joint_jacobian_local_backward_step(model.joints[j], data.joints[j], model, data, q, J)
-        j = model.parents[j]
+    local_jacobian(model, data, q, model.supports[i][1:], data.iMf[i], J, shape)
     return J
 
 

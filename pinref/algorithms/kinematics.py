@@ -55,18 +55,6 @@ def _forward_kinematic_step(level, kin, data, aT, shape):
     A[i] = Sa + matvec(crm(V[i]), vJ) + matvec(X, A[p])
 
 
-def forward_kinematic_zero_step(jmodel, jdata, model, data, q):
-    """ForwardKinematicZeroStep::algo for one joint (``computeFrameJacobian`` visits only the
-    joints that support its frame): writes liMi, oMi and the joint's data."""
-    i = jmodel.id
-    parent = model.parents[i]
-    jmodel.calc(jdata, q)
-    # liMi = jointPlacements[i] * M_J
-    data.liMi[i] = model.jointPlacements[i] * jdata.M
-    # oMi = oMi[parent] * liMi   (liMi if parent == 0)
-    data.oMi[i] = data.oMi[parent] * data.liMi[i] if parent > 0 else data.liMi[i]
-
-
 def forwardKinematics(model, data, q, v=None, a=None):
     """Placements ``oMi``/``liMi`` of every joint for q; velocities ``v`` and accelerations
     ``a`` (frame i, LOCAL) when v and a are given.
