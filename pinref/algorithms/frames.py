@@ -31,7 +31,8 @@ oMi = data.oMi[i] = (R, t), v = data.v[i] and a = data.a[i] (LOCAL, frame i):
                               updateFramePlacements ; getFrameJacobianTimeVariation(f, rf)
 
 updateFramePlacements computes every oMf (rows of the stacked cache, row f = frame f) in one
-product: no frame reads another. The frame Jacobians visit the supporting joints one at a time.
+product: no frame reads another. computeFrameJacobian visits the supporting joints as
+jacobian.py's module docstring says (jcalc, liMi and the columns for all of them at once).
 
 WORLD is the motion of the body point at the world origin, not "the local twist rotated"; that
 one is LOCAL_WORLD_ALIGNED. The getters read caches written by earlier calls on the same Data

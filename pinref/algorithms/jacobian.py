@@ -42,7 +42,9 @@ kinematics.py); the column statements (J, ov, dJ) read only joint i's own rows, 
 every joint after the level loop, one product per kind of joint (``world_columns``), written
 into J's columns through a view with the tangent axis first (``_levels.scatter``). The
 single-joint and single-frame Jacobians (computeJointJacobian, and computeFrameJacobian in
-frames.py) visit only the joints that support the target, one joint at a time, as Pinocchio.
+frames.py) visit only the joints that support the target, as Pinocchio: jcalc and liMi for all
+of them at once, the chain of placements (oMi root to tip, iMf tip to root) one joint at a
+time, then every supporting joint's columns in one action.
 
 Every public function returns an owned array; ``get*`` functions read the caches written by a
 ``compute*`` call on the same Data and raise NotComputedError when there is none.
