@@ -43,166 +43,273 @@ rnea_derivatives.py; o = WORLD frame, J = the columns oMi S_i, "x" acts column b
 i stands for joint i's columns, sub_i / sub+_i for its subtree's with / without its own, anc_i
 for its ancestors' (rnea_derivatives.py). Armature enters through StU only: M^-1 is the inverse
 of M + diag(armature), and the partials of tau do not depend on it.
+
+How the code maps to the loops above: as in rnea_derivatives.py (its module docstring), each
+pass runs level by level the statements that read a parent or a child, and before or after its
+level loop, for every joint at once, those that read neither. ForwardStep1: oMi and the LOCAL
+``v_i = v_J + liMi^-1 v_parent`` by level (``ov_i = oMi v_i`` is ``oMi v_J + ov_parent``), the
+rest after the loop. BackwardStep1 and ForwardStep2 run whole in the level loop (they eliminate
+joint i into its parent and read the parent's Fcrb), a level's joints of one kind at a time
+(``level.groups``) for the joints' own matrices, the whole level for the rows of Minv and the
+columns of F; their writes ``Minv[i, sub+_i]`` and ``F[sub_i]`` touch entries of disjoint
+subtrees. In ForwardStep2, ``Minv[i, :] -= ...`` and ``J_i Minv[i, :]`` run over every column:
+the entries left of idx_v lie below the diagonal, which the last line overwrites, and only the
+columns idx_v.. of Fcrb[i] are written. oa, of and the motion derivative columns run after its
+loop; BackwardStep2 is rnea_derivatives.py's backward pass (subtree sums by level, the rest
+after the loop).
 """
 
 import numpy as np
 
 from ..errors import NotPositiveDefiniteError
-from ..spatial import Force, Motion
-from ..spatial._kernels import ANGULAR, LINEAR, matvec
+from ..spatial import Force
+from ..spatial._kernels import ANGULAR, LINEAR
 from ._args import external_forces, state
+from ._levels import (Walk, crf, crm, expand, full, joint_calc, matvec, tangent_rows, vecmat,
+                      widen)
 from .rnea_derivatives import (
     _action_matrices,
-    _ancestor_columns,
-    _body_inertia_matrices,
     _check_linear_gravity,
     _force_cross_matrix,
     _gravity_cross,
     _in_place,
-    _motion_derivative_columns,
     _store_world_inertias,
-    _subtree,
+    columns,
+    columns_first,
+    external_world_forces,
+    matrix_face,
+    motion_derivative_columns,
+    packed,
+    subspace_columns,
+    subtree_sums_step,
+    world_placements_step,
+    write_blocks,
 )
 
 
-def _stys_inversion(jmodel, StU):
-    """``internal::PerformStYSInversion``: Dinv = StU^-1, (..., nv, nv): 1 / StU for one dof,
-    Cholesky otherwise (the joint's ``_stys_inverse``, which raises NotPositiveDefiniteError
-    naming the joint when StU is not positive definite; Pinocchio's LLT returns garbage)."""
-    if jmodel.nv == 1 and (StU > 0).all():
+def _joint_matrices(x, nvg, K):
+    """Columns ``(K * nvg, *batch, 6)`` of K joints as their matrices ``(K, *batch, 6, nvg)``."""
+    if nvg == 1:
+        return x[..., None]
+    return np.moveaxis(x.reshape((K, nvg) + x.shape[1:]), 1, -1)
+
+
+def _joint_vectors(xT, nvg, K):
+    """Entries ``(K * nvg, *batch)`` of K joints as ``(K, *batch, nvg)``."""
+    if nvg == 1:
+        return xT[..., None]
+    return np.moveaxis(xT.reshape((K, nvg) + xT.shape[1:]), 1, -1)
+
+
+def _entries(x):
+    """``(K, *batch, nvg)`` as ``(K * nvg, *batch)`` (the inverse of ``_joint_vectors``)."""
+    return x.reshape(x.shape[:-1]) if x.shape[-1] == 1 else \
+        np.moveaxis(x, -1, 1).reshape((-1,) + x.shape[1:-1])
+
+
+def _stys_inversion(group, StU):
+    """``internal::PerformStYSInversion`` for the K joints of a group: Dinv = StU^-1,
+    ``(K, ..., nv, nv)``: 1 / StU for one dof, Cholesky otherwise (the joint's
+    ``_stys_inverse``, which raises NotPositiveDefiniteError naming the joint when StU is not
+    positive definite; Pinocchio's LLT returns garbage)."""
+    if group.nv == 1 and (StU > 0).all():
         return 1.0 / StU
-    return jmodel._stys_inverse(StU)
+    return np.stack([jmodel._stys_inverse(StU[k]) for k, jmodel in enumerate(group.jmodels)])
 
 
-def _aba_derivatives_forward_step1(jmodel, jdata, model, data, Ybody, oYcrb, q, v):
-    """Mirrors ComputeABADerivativesForwardStep1::algo; writes liMi, oMi, ov, oa_gf (= the bias),
-    oh, of, oYaba, J of joint i and its world inertia ``oYcrb[i]`` (6x6)."""
-    i = jmodel.id
-    parent = model.parents[i]
-    jmodel.calc(jdata, q, v)
-    # liMi = jointPlacements[i] M_J ;  oMi = oMi[parent] liMi
-    data.liMi[i] = model.jointPlacements[i] * jdata.M
-    data.oMi[i] = data.oMi[parent] * data.liMi[i] if parent > 0 else data.liMi[i]
-    X, Xf = _action_matrices(data.oMi[i])
-    # ov_i = oMi v_J + ov_parent ;  oa_gf_i = oMi c_J + ov_parent x ov_i
-    ov = matvec(X, jdata.v.vector)
-    oc = matvec(X, jdata.c.vector)
-    if parent > 0:
-        ov = ov + data.ov[parent].vector
-        oc = oc + matvec(data.ov[parent].action, ov)
-    data.ov[i], data.oa_gf[i] = Motion._wrap(ov), Motion._wrap(oc)
+def _aba_derivatives_forward_step1(level, kin, data, V):
+    """Mirrors ComputeABADerivativesForwardStep1::algo for the joints of one level, the
+    statements that read the parent: oMi, and ov through the LOCAL velocity ``V`` (a
+    temporary). jcalc and liMi ran before the level loop, the rest runs after it."""
+    i, p = level.rows, level.parent_rows
+    # oMi = oMi[parent] liMi
+    world_placements_step(level, data)
+    # ov_i = oMi v_J + ov_parent = oMi v_i with v_i = v_J + liMi^-1 v_parent
+    V[i] = kin.vJ[i] + matvec(kin.X[i], V[p]) if level.has_parent else kin.vJ[i]
+
+
+def _aba_derivatives_forward1_columns(model, T, C, data, kin, V, Sc, fext, shape, P):
+    """The statements of ComputeABADerivativesForwardStep1::algo that run after the level loop,
+    for every joint: ov, oa_gf (the bias), oYcrb = oinertias = oYaba, oh, of, J. ``P = (Y,
+    oYaba, of)``: rows of the buffers the backward passes sum. Returns J column first and
+    oMi.dualAction (rows)."""
+    Y, Ya, OF = P
+    OV, OA_GF, OH = data.ov.vector, data.oa_gf.vector, data.oh.vector
+    X, Xf = _action_matrices(data.oMi.rotation, data.oMi.translation)
+    # ov_i = oMi v_J + ov_parent
+    OV[1:] = matvec(X[1:], V[1:])
+    # oa_gf_i = oMi c_J + ov_parent x ov_i   (no cross term when parent == 0)
+    ov_parent = OV[C.row_parent]
+    ov_parent[C.root_rows] = 0.0
+    bias = matvec(crm(ov_parent), OV[1:])
+    OA_GF[1:] = bias if kin.c is None else matvec(X[1:], kin.c[1:]) + bias
     # oYcrb_i = oinertias_i = oMi Y_i   (X* Y X*^T) ;  oYaba_i = oYcrb_i
-    XfY = Xf @ Ybody[i]
-    oYcrb[i] = XfY @ Xf.mT
-    data.oYaba[i] = oYcrb[i].copy()
-    # oh_i = oYcrb_i ov_i ;  of_i = ov_i x* oh_i
-    data.oh[i] = oh = Force._wrap(matvec(oYcrb[i], ov))
-    data.of[i] = Force._wrap(-matvec(data.ov[i].action.mT, oh.vector))
+    np.matmul(Xf @ expand(T.inertia_matrix, len(shape)), Xf.mT, out=Y)
+    Ya[...] = Y
+    # oh_i = oYcrb_i ov_i ;  of_i = ov_i x* oh_i   (- oMi fext_i)
+    OH[1:] = matvec(Y[1:], OV[1:])
+    OF[1:] = matvec(crf(OV[1:]), OH[1:])
+    if fext is not None:
+        OF[1:] -= external_world_forces(model, T, Xf[1:], fext, len(shape))
     # J_i = oMi S_i
-    data.J[..., jmodel.v_slice] = X @ jdata.S
+    return matvec(X[C.row], Sc), Xf
 
 
-def _aba_derivatives_backward_step1(jmodel, jdata, model, data, Minv):
-    """Mirrors ComputeABADerivativesBackwardStep1::algo; eliminates joint i (WORLD frame) and
-    fills its block row of Minv. F = ``data.Fcrb[0]`` accumulates U Minv over the subtree."""
-    i = jmodel.id
-    parent = model.parents[i]
-    cols = jmodel.v_slice
-    sub, sub_plus = _subtree(data, jmodel)
-    Ia, F, J = data.oYaba[i], data.Fcrb[0], data.J[..., cols]
+def _aba_derivatives_backward_step1(level, L, C, model, data, P, J, F, MinvT, uT, shape):
+    """Mirrors ComputeABADerivativesBackwardStep1::algo for the joints of one level; eliminates
+    each joint into its parent (WORLD frame) and fills its block row of Minv. ``F``: Fcrb[0]
+    column first. Returns the level's ``(Dinv, UDinv)`` by group."""
+    Ya, OF, OA_GF = P
+    i, lo = level.rows, level.rows.start
+    cols = L.cols
+    Jl = J[cols]
     # u_i -= J_i^T of_i
-    data.u[..., cols] -= matvec(J.mT, data.of[i].vector)
-    # U_i = oYaba_i J_i ;  StU_i = J_i^T U_i + armature_i ;  Dinv_i = StU_i^-1 ;  UDinv_i = U Dinv
-    U = Ia @ J
-    StU = J.mT @ U
-    StU[..., range(jmodel.nv), range(jmodel.nv)] += model.armature[cols]
-    jdata.U, jdata.StU, jdata.Dinv = U, StU, _stys_inversion(jmodel, StU)
-    jdata.UDinv = U @ jdata.Dinv
-    # Minv[i, i] = Dinv_i
-    Minv[..., cols, cols] = jdata.Dinv
-    if sub_plus.stop > sub_plus.start:
-        # SDinv_i = J_i Dinv_i ;  Minv[i, sub+_i] = -SDinv_i^T F[sub+_i]
-        data.SDinv[..., cols] = SDinv = J @ jdata.Dinv
-        Minv[..., cols, sub_plus] = -(SDinv.mT @ F[..., sub_plus])
-        if parent > 0:
-            # F[sub_i] += U_i Minv[i, sub_i]
-            F[..., sub] += U @ Minv[..., cols, sub]
+    uT[cols] -= np.vecdot(Jl, OF[C.row[cols]])
+    # U_i = oYaba_i J_i
+    Ul = matvec(Ya[C.row[cols]], Jl)
+    D, Ia, SDinv = [], [], np.empty_like(Jl)
+    for group, span, own in zip(level.groups, L.spans, L.own):
+        K, nvg, g = len(group.ids), group.nv, slice(group.rows.start - lo, group.rows.stop - lo)
+        Jg, Ug = _joint_matrices(Jl[span], nvg, K), _joint_matrices(Ul[span], nvg, K)
+        # StU_i = J_i^T U_i + armature_i ;  Dinv_i = StU_i^-1 ;  UDinv_i = U_i Dinv_i
+        StU = Jg.mT @ Ug
+        StU[..., range(nvg), range(nvg)] += armature_rows(model, group, len(shape))
+        Dinv = _stys_inversion(group, StU)
+        UDinv = Ug @ Dinv
+        write_joint_data(data, group, U=Ug, StU=StU, Dinv=Dinv, UDinv=UDinv)
+        D.append((Dinv, UDinv))
+        # Minv[i, i] = Dinv_i
+        MinvT[own] = np.moveaxis(Dinv, (-2, -1), (1, 2)).reshape((-1,) + Dinv.shape[1:-2])
+        # SDinv_i = J_i Dinv_i   (kept for the joints with children)
+        SDinv[span] = _entries_of_columns(Jg @ Dinv)
+        if level.has_parent:
+            # oYaba_i -= UDinv_i U_i^T
+            Ia.append((g, Ya[i][g] - UDinv @ Ug.mT, UDinv, group))
+    inner, inner_local = L.inner
+    data.SDinv[..., inner] = matrix_face(SDinv[inner_local])
+    # Minv[i, sub+_i] = -SDinv_i^T F[sub+_i]   (joints with children)
+    rows, plus_cols, local = L.plus
+    MinvT[rows, plus_cols] = -np.moveaxis((columns_first(SDinv) @ matrix_face(F))[..., local,
+                                                                                   plus_cols],
+                                          -1, 0)
+    # F[sub_i] += U_i Minv[i, sub_i]   (F[sub_i] = ... for a leaf, whose F[sub_i] is still 0)
+    UM = np.moveaxis(matrix_face(Ul) @ np.moveaxis(MinvT[cols], (0, 1), (-2, -1)), -1, 0)
+    F[L.update] = F[L.update] + UM[L.update]
+    if not level.has_parent:
+        return D
+    for g, Ia_g, UDinv, group in Ia:
+        rows_g = slice(lo + g.start, lo + g.stop)
+        Ya[rows_g] = Ia_g
+        # of_i += oYaba_i oa_gf_i + UDinv_i u_i
+        u = _joint_vectors(uT[group.v_index], group.nv, len(group.ids))
+        OF[rows_g] = OF[rows_g] + (matvec(Ia_g, OA_GF[rows_g]) + matvec(UDinv, u))
+    return D
+
+
+def _entries_of_columns(x):
+    """Joint matrices ``(K, *batch, 6, nvg)`` as columns ``(K * nvg, *batch, 6)``."""
+    return x[..., 0] if x.shape[-1] == 1 else \
+        np.moveaxis(x, -1, 1).reshape((-1,) + x.shape[1:-1])
+
+
+def armature_rows(model, group, nb):
+    """The armature of a group's joints, ``(K, 1 * nb, nvg)``, to add to the diagonals of StU."""
+    arm = model.armature[group.v_index].reshape(len(group.ids), group.nv)
+    return arm.reshape((arm.shape[0],) + (1,) * nb + arm.shape[1:])
+
+
+def write_joint_data(data, group, **fields):
+    """The joints' data fields (``(K, *batch, ...)``, joint axis first) of a level group."""
+    if group.batched:
+        data.joint_rows[group.key].write(**fields)
     else:
-        # F[sub_i] = U_i Minv[i, sub_i]
-        F[..., sub] = U @ Minv[..., cols, sub]
-    if parent > 0:
-        # oYaba_i -= UDinv_i U_i^T ;  of_i += oYaba_i oa_gf_i + UDinv_i u_i
-        data.oYaba[i] = Ia = Ia - jdata.UDinv @ U.mT
-        data.of[i] = Force._wrap(data.of[i].vector + matvec(Ia, data.oa_gf[i].vector)
-                                 + matvec(jdata.UDinv, data.u[..., cols]))
-        # oYaba_parent += oYaba_i ;  of_parent += of_i
-        data.oYaba[parent] = data.oYaba[parent] + Ia
-        data.of[parent] = data.of[parent] + data.of[i]
+        jdata = data.joints[group.ids[0]]
+        for name, value in fields.items():
+            setattr(jdata, name, value[0])
 
 
-def _aba_derivatives_forward_step2(jmodel, jdata, model, data, oYcrb, Minv):
-    """Mirrors ComputeABADerivativesForwardStep2::algo; writes oa_gf, ddq, oa, of, the rest of
-    joint i's block row of Minv, Fcrb[i], dJ, dVdq, dAdq, dAdv, doYcrb."""
-    i = jmodel.id
-    parent = model.parents[i]
-    cols = jmodel.v_slice
-    right = slice(jmodel.idx_v, model.nv)
-    J, Y = data.J[..., cols], oYcrb[i]
-    # oa_gf_i += oa_gf_parent ;  ddq_i = Dinv_i u_i - UDinv_i^T oa_gf_i ;  oa_gf_i += J_i ddq_i
-    oa_gf = data.oa_gf[i].vector + data.oa_gf[parent].vector
-    data.ddq[..., cols] = (matvec(jdata.Dinv, data.u[..., cols])
-                           - matvec(jdata.UDinv.mT, oa_gf))
-    data.oa_gf[i] = Motion._wrap(oa_gf + matvec(J, data.ddq[..., cols]))
-    # oa_i = oa_gf_i + gravity ;  of_i = oYcrb_i oa_gf_i + ov_i x* oh_i
-    data.oa[i] = data.oa_gf[i] + model.gravity
-    ov_x = data.ov[i].action  # ov x (crm); ov x* (crf) is -ov_x^T
-    data.of[i] = Force._wrap(matvec(Y, data.oa_gf[i].vector) - matvec(ov_x.mT, data.oh[i].vector))
-    if parent > 0:
-        # Minv[i, idx_v:] -= UDinv_i^T Fcrb[parent][idx_v:]
-        Minv[..., cols, right] -= jdata.UDinv.mT @ data.Fcrb[parent][..., right]
-    # Fcrb[i][idx_v:] = J_i Minv[i, idx_v:] + Fcrb[parent][idx_v:]   (last term when parent > 0)
-    JMinv = J @ Minv[..., cols, right]
-    if parent > 0:
-        JMinv += data.Fcrb[parent][..., right]
-    data.Fcrb[i][..., right] = JMinv
-    # dJ_i, dVdq_i, dAdq_i, dAdv_i, doYcrb_i   (see _motion_derivative_columns)
-    _motion_derivative_columns(jmodel, model, data, Y)
+def _aba_derivatives_forward_step2(level, L, D, data, J, MinvT, uT, ddqT, shape):
+    """Mirrors ComputeABADerivativesForwardStep2::algo for the joints of one level, the
+    statements that read the parent: oa_gf, ddq, the rows of Minv and Fcrb[i]. oa, of and the
+    motion derivative columns run after the level loop."""
+    i, p, lo = level.rows, level.parent_rows, level.rows.start
+    OA_GF, Fm = data.oa_gf.vector, data.Fcrb.matrix
+    # oa_gf_i += oa_gf_parent
+    OA_GF[i] = OA_GF[i] + OA_GF[p]
+    for group, span, right, (Dinv, UDinv) in zip(level.groups, L.spans, L.right, D):
+        K, nvg, g = len(group.ids), group.nv, slice(group.rows.start - lo, group.rows.stop - lo)
+        rows_g = slice(lo + g.start, lo + g.stop)
+        # ddq_i = Dinv_i u_i - UDinv_i^T oa_gf_i
+        u = _joint_vectors(uT[group.v_index], nvg, K)
+        ddq = matvec(Dinv, u) - vecmat(OA_GF[rows_g], UDinv)
+        ddqT[group.v_index] = _entries(ddq)
+        Jg = _joint_matrices(J[L.cols[span]], nvg, K)
+        # oa_gf_i += J_i ddq_i
+        OA_GF[rows_g] = OA_GF[rows_g] + matvec(Jg, ddq)
+        Mrows = np.moveaxis(MinvT[group.v_index], (0, 1), (-2, -1))     # (*batch, K nvg, nv)
+        if level.has_parent:
+            Fp = Fm[p][g] if isinstance(p, slice) else Fm[p[g]]
+            # Minv[i, idx_v:] -= UDinv_i^T Fcrb[parent][idx_v:]
+            Mrows = Mrows - _rows_of_joints(UDinv.mT @ Fp)
+            MinvT[group.v_index] = np.moveaxis(Mrows, (-2, -1), (0, 1))
+        # Fcrb[i][idx_v:] = J_i Minv[i, idx_v:] (+ Fcrb[parent][idx_v:])
+        Fi = Jg @ _joints_of_rows(Mrows, K, nvg)
+        if level.has_parent:
+            Fi = Fi + Fp
+        k, c = right
+        Fm[lo + g.start + k, ..., c] = Fi[k, ..., c]
 
 
-def _aba_derivatives_backward_step2(jmodel, model, data, oYcrb, dtau_dq, dtau_dv):
-    """Mirrors ComputeABADerivativesBackwardStep2::algo; fills joint i's rows of dtau_dq and
-    dtau_dv (the RNEA partials at (q, v, ddq)); oYcrb, doYcrb, of become subtree sums."""
-    i = jmodel.id
-    parent = model.parents[i]
-    cols = jmodel.v_slice
-    sub, _ = _subtree(data, jmodel)
-    J, Y, dY = data.J[..., cols], oYcrb[i], data.doYcrb[i]
+def _rows_of_joints(x):
+    """``(K, *batch, nvg, nv)`` as ``(*batch, K * nvg, nv)``."""
+    y = np.moveaxis(x, 0, -3)
+    return y.reshape(y.shape[:-3] + (-1, y.shape[-1]))
+
+
+def _joints_of_rows(x, K, nvg):
+    """``(*batch, K * nvg, nv)`` as ``(K, *batch, nvg, nv)``."""
+    return np.moveaxis(x.reshape(x.shape[:-2] + (K, nvg, x.shape[-1])), -3, 0)
+
+
+def _aba_derivatives_forward2_columns(model, T, C, data, Y, dY, OF, J, Xf, fext, shape):
+    """The statements of ComputeABADerivativesForwardStep2::algo that run after the level
+    loop, for every joint: oa, of, and dJ, dVdq, dAdq, dAdv, doYcrb
+    (``motion_derivative_columns``). Returns J, dJ, dVdq, dAdq, dAdv column first."""
+    OA_GF = data.oa_gf.vector
+    # oa_i = oa_gf_i + gravity
+    data.oa.vector[1:] = OA_GF[1:] + model.gravity.vector
+    # of_i = oYcrb_i oa_gf_i + ov_i x* oh_i   (- oMi fext_i)
+    OF[1:] = matvec(Y[1:], OA_GF[1:]) + matvec(crf(data.ov.vector[1:]), data.oh.vector[1:])
+    if fext is not None:
+        OF[1:] -= external_world_forces(model, T, Xf[1:], fext, len(shape))
+    return (J,) + motion_derivative_columns(C, data, Y, dY, J)
+
+
+def _aba_derivatives_backward2_columns(C, Y, dY, OF, cols, out):
+    """The statements of ComputeABADerivativesBackwardStep2::algo other than the subtree sums,
+    for every joint after the level loop (they read the joint's complete subtree sums and the
+    final columns of its descendants and ancestors): dFdv, dFdq, dFda and the blocks of dtau_dq
+    and dtau_dv. Returns (dFda, dFdq, dFdv) column first."""
+    J, dJ, dVdq, dAdq, dAdv = cols
+    dtau_dq, dtau_dv = out
+    Ycol, dYcol, of_col = Y[C.row], dY[C.row], OF[C.row]
+    Jt = columns_first(J)
     # dFdv_i = oYcrb_i dAdv_i + doYcrb_i J_i ;  dtau_dv[i, sub_i] = J_i^T dFdv[sub_i]
-    dFdv = Y @ data.dAdv[..., cols]
-    data.dFdv[..., cols] = dFdv + dY @ J
-    dtau_dv[..., cols, sub] = J.mT @ data.dFdv[..., sub]
+    dFdv = matvec(Ycol, dAdv) + matvec(dYcol, J)
+    write_blocks(dtau_dv, C.sub, Jt @ matrix_face(dFdv))
     # dFdq_i = oYcrb_i dAdq_i + doYcrb_i dVdq_i ;  dtau_dq[i, sub_i] = J_i^T dFdq[sub_i]
-    dFdq = Y @ data.dAdq[..., cols]
-    data.dFdq[..., cols] = dFdq + dY @ data.dVdq[..., cols] if parent > 0 else dFdq
-    dtau_dq[..., cols, sub] = J.mT @ data.dFdq[..., sub]
+    dFdq = matvec(Ycol, dAdq) + matvec(dYcol, dVdq)
+    write_blocks(dtau_dq, C.own, Jt @ matrix_face(dFdq))
     # dFdq_i += J_i x* of_i ;  dFda_i = oYcrb_i J_i
-    data.dFdq[..., cols] += _force_cross_matrix(data.of[i].vector) @ J
-    data.dFda[..., cols] = dFda = Y @ J
-    if parent > 0:
-        anc = _ancestor_columns(model, i)
-        StdY = J.mT @ dY
-        # dtau_dq[i, anc_i] = dFda_i^T dAdq[anc_i] + (J_i^T doYcrb_i) dVdq[anc_i]
-        dtau_q = dFda.mT @ data.dAdq[..., anc]
-        dtau_dq[..., cols, anc] = dtau_q + StdY @ data.dVdq[..., anc]
-        # dtau_dv[i, anc_i] = dFda_i^T dAdv[anc_i] + (J_i^T doYcrb_i) J[anc_i]
-        dtau_v = dFda.mT @ data.dAdv[..., anc]
-        dtau_dv[..., cols, anc] = dtau_v + StdY @ data.J[..., anc]
-        # oYcrb_parent += oYcrb_i ;  doYcrb_parent += doYcrb_i ;  of_parent += of_i
-        oYcrb[parent] = oYcrb[parent] + Y
-        data.doYcrb[parent] = data.doYcrb[parent] + dY
-        data.of[parent] = data.of[parent] + data.of[i]
-    # dAdq_i.linear += gravity_lin x J_i.angular
-    data.dAdq[..., LINEAR, cols] += _gravity_cross(model) @ J[..., ANGULAR, :]
+    dFdq = dFdq + matvec(_force_cross_matrix(of_col), J)
+    write_blocks(dtau_dq, C.plus, Jt @ matrix_face(dFdq))
+    dFda = matvec(Ycol, J)
+    # dtau_dq[i, anc_i] = dFda_i^T dAdq[anc_i] + (J_i^T doYcrb_i) dVdq[anc_i]
+    dFda_t, StdY = columns_first(dFda), columns_first(vecmat(J, dYcol))
+    write_blocks(dtau_dq, C.anc, dFda_t @ matrix_face(dAdq) + StdY @ matrix_face(dVdq))
+    # dtau_dv[i, anc_i] = dFda_i^T dAdv[anc_i] + (J_i^T doYcrb_i) J[anc_i]
+    write_blocks(dtau_dv, C.anc, dFda_t @ matrix_face(dAdv) + StdY @ matrix_face(J))
+    return dFda, dFdq, dFdv
 
 
 def computeABADerivatives(model, data, q, v, tau, fext=None):
@@ -238,46 +345,61 @@ def computeABADerivatives(model, data, q, v, tau, fext=None):
     algorithms", RSS 2018.
     """
     q, arrays, shape = state(model, q, data=data, v=v, tau=tau)
-    v, tau = arrays["v"], arrays["tau"]
+    q, v, tau = full(shape, q, arrays["v"], arrays["tau"])
     fext = external_forces(model, fext, shape)
     model.check_compact_subtrees("computeABADerivatives")
     _check_linear_gravity(model, "computeABADerivatives")
-    nv = model.nv
+    nv, n = model.nv, model.njoints
+    widen(data, shape, "liMi", "oMi", "ov", "oa", "oa_gf", "oh", "of", "doYcrb", "oYaba",
+          "Fcrb")
     data.oa_gf[0] = -model.gravity
-    data.u = np.broadcast_to(tau, shape + (nv,)).copy()
-    data.ddq = np.zeros(shape + (nv,))
-    for name in ("J", "SDinv", "dJ", "dVdq", "dAdq", "dAdv", "dFda", "dFdq", "dFdv"):
-        setattr(data, name, _in_place(getattr(data, name), shape + (6, nv)))
-    for k in range(model.njoints):
-        data.Fcrb[k] = _in_place(data.Fcrb[k], shape + (6, nv))
-    data.Fcrb[0][...] = 0.0
+    u = np.array(tau)
+    ddq = np.zeros(shape + (nv,))
+    uT, ddqT = tangent_rows(u), tangent_rows(ddq)
+    data.SDinv = _in_place(data.SDinv, shape + (6, nv))
     Minv = np.zeros(shape + (nv, nv))
-    Ybody = _body_inertia_matrices(model)
-    oYcrb = [None] * model.njoints
-    for i in range(1, model.njoints):
-        _aba_derivatives_forward_step1(model.joints[i], data.joints[i], model, data, Ybody,
-                                       oYcrb, q, v)
-        if fext is not None:
-            # of_i -= oMi fext_i
-            data.of[i] = data.of[i] - data.oMi[i].act(Force._wrap(fext[..., i, :]))
+    MinvT = np.moveaxis(Minv, (-2, -1), (0, 1))
+    F = np.zeros((nv,) + shape + (6,))                  # Fcrb[0], column first
+    T = Walk(model, q, v)
+    C = columns(model, T)
+    # jcalc(q, v) ; liMi = jointPlacements[i] M_J   (every joint: no parent read)
+    kin = joint_calc(T, data, q, v, shape)
+    V = np.zeros((n,) + shape + (6,))
+    for level in T.levels:
+        _aba_derivatives_forward_step1(level, kin, data, V)
+    buf1, Yav, OF1 = packed(n, shape, 36, 6)
+    buf2, Yv, dYv, OF = packed(n, shape, 36, 36, 6)
+    Ya, Y, dY = (x.reshape(x.shape[:-1] + (6, 6)) for x in (Yav, Yv, dYv))
+    J, Xf = _aba_derivatives_forward1_columns(model, T, C, data, kin, V,
+                                              subspace_columns(C, data, shape), fext, shape,
+                                              (Y, Ya, OF1))
+    Ds = []
     try:
-        for i in reversed(range(1, model.njoints)):
-            _aba_derivatives_backward_step1(model.joints[i], data.joints[i], model, data, Minv)
+        for level, L in zip(reversed(T.levels), reversed(C.levels)):
+            Ds.append(_aba_derivatives_backward_step1(level, L, C, model, data,
+                                                      (Ya, OF1, data.oa_gf.vector), J, F, MinvT,
+                                                      uT, shape))
+            # oYaba_parent += oYaba_i ;  of_parent += of_i
+            subtree_sums_step(level, buf1)
     except NotPositiveDefiniteError as err:
         raise NotPositiveDefiniteError(
             f"computeABADerivatives: joint {model.names[err.joint_id]!r}: {err}",
             joint_id=err.joint_id) from None
-    for i in range(1, model.njoints):
-        _aba_derivatives_forward_step2(model.joints[i], data.joints[i], model, data, oYcrb, Minv)
-        if fext is not None:
-            # of_i -= oMi fext_i
-            data.of[i] = data.of[i] - data.oMi[i].act(Force._wrap(fext[..., i, :]))
-    oinertias = list(oYcrb)
+    data.Fcrb.matrix[0] = matrix_face(F)
+    for level, L, D in zip(T.levels, C.levels, reversed(Ds)):
+        _aba_derivatives_forward_step2(level, L, D, data, J, MinvT, uT, ddqT, shape)
+    cols = _aba_derivatives_forward2_columns(model, T, C, data, Y, dY, OF, J, Xf, fext, shape)
+    oinertias = Y.copy()
     data.dtau_dq, data.dtau_dv = (_in_place(getattr(data, name), shape + (nv, nv))
                                   for name in ("dtau_dq", "dtau_dv"))
-    for i in reversed(range(1, model.njoints)):
-        _aba_derivatives_backward_step2(model.joints[i], model, data, oYcrb, data.dtau_dq,
-                                        data.dtau_dv)
+    for level in reversed(T.levels):
+        # oYcrb_parent += oYcrb_i ;  doYcrb_parent += doYcrb_i ;  of_parent += of_i
+        subtree_sums_step(level, buf2)
+    dFda, dFdq, dFdv = _aba_derivatives_backward2_columns(C, Y, dY, OF, cols,
+                                                          (data.dtau_dq, data.dtau_dv))
+    J, dJ, dVdq, dAdq, dAdv = cols
+    # dAdq_i.linear += gravity_lin x J_i.angular
+    dAdq[..., LINEAR] += matvec(_gravity_cross(model), J[..., ANGULAR])
     # Minv lower = upper^T ;  ddq_dq = -Minv dtau_dq ;  ddq_dv = -Minv dtau_dv
     lower = np.tril_indices(nv, -1)
     Minv[..., lower[0], lower[1]] = Minv[..., lower[1], lower[0]]
@@ -287,7 +409,13 @@ def computeABADerivatives(model, data, q, v, tau, fext=None):
     for name, value in (("Minv", Minv), ("ddq_dq", ddq_dq), ("ddq_dv", ddq_dv)):
         setattr(data, name, _in_place(getattr(data, name), shape + (nv, nv)))
         getattr(data, name)[...] = value
-    _store_world_inertias(data, oinertias, oYcrb)
+    data.u, data.ddq = u, ddq
+    data.oYaba.matrix[1:] = Ya[1:]
+    data.doYcrb.matrix[1:] = dY[1:]
+    data.of.vector[1:] = OF[1:]
+    (data.J, data.dJ, data.dVdq, data.dAdq, data.dAdv, data.dFda, data.dFdq,
+     data.dFdv) = map(matrix_face, (J, dJ, dVdq, dAdq, dAdv, dFda, dFdq, dFdv))
+    _store_world_inertias(data, T.tree.pos, oinertias, Y)
     data.mark("computeABADerivatives", "liMi", "oMi", "ov", "oa", "oa_gf", "oh", "oinertias",
               "oYcrb", "doYcrb", "oYaba", "of", "u", "ddq", "J", "SDinv", "dJ", "dVdq", "dAdq",
               "dAdv", "dFda", "dFdq", "dFdv", "Fcrb", "dtau_dq", "dtau_dv", "Minv", "ddq_dq",

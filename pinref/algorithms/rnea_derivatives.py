@@ -10,10 +10,9 @@ computeRNEADerivatives(q, v, a[, fext]):
     for i = 1 .. n-1:                                   ComputeRNEADerivativesForwardStep
         jcalc(q, v) -> M_J, S_i, v_J, c_J
         liMi[i] = jointPlacements[i] M_J ;  oMi[i] = oMi[parent] liMi[i]
+        v[i] = v_J + liMi^-1 v[parent] ;  a[i] = S_i a_i + c_J + v[i] x v_J + liMi^-1 a[parent]
+        ov_i = oMi v[i] ;  oa_i = oMi a[i] ;  oa_gf_i = oa_i - gravity
         oYcrb_i = oinertias_i = oMi Y_i
-        ov_i = oMi v[i] = ov_parent + oMi v_J ;                    v[i] = oMi^-1 ov_i
-        oa_i = oMi a[i] = oa_parent + oMi (S_i a_i + c_J) + ov_i x oMi v_J ;  a[i] = oMi^-1 oa_i
-        oa_gf_i = oa_i - gravity
         oh_i = oYcrb_i ov_i ;  of_i = oYcrb_i oa_gf_i + ov_i x* oh_i   (- oMi fext_i)
         J_i = oMi S_i ;  dJ_i = ov_i x J_i
         dVdq_i = ov_parent x J_i                                 (0 when parent == 0)
@@ -41,30 +40,44 @@ computeGeneralizedGravityDerivatives(q) / computeStaticTorqueDerivatives(q, fext
         Ag_i = oYcrb_i J_i ;  dg[i, anc_i] = Ag_i^T dAdq[anc_i]
         g_i = J_i^T of_i ;  oYcrb_parent += oYcrb_i ; of_parent += of_i       (parent > 0)
 
-Pinocchio forms the LOCAL v[i] = v_J + liMi^-1 v[parent] and a[i] = S_i a_i + c_J + v[i] x v_J
-+ liMi^-1 a[parent] first and moves them to the world; pinref forms ov_i and oa_i first (the same
-sums, mapped by oMi) and reads v[i], a[i] off them, which saves two transforms per joint.
-
 i stands for the joint's columns ``idx_v .. idx_v + nv_i``; sub_i = the columns of the subtree
 of joint i (``idx_v .. idx_v + nvSubtree[i]``), sub+_i the same without joint i's own, anc_i
 the columns of its ancestors (``supports``). Entries outside these blocks couple joints of
 different branches: they are zero, and neither Pinocchio nor pinref writes them (the matrix
 caches are written in place).
 
+How the code maps to the loops above (the level passes of rnea.py, whose module docstring says
+why ``x = x + y`` where C++ writes ``+=``). The forward step reads its parent in three
+statements only: oMi, v and a. Those run one tree level at a time (``level.rows``); jcalc, liMi
+and ``S_i a_i + c_J`` run for every joint before that loop, and every other statement after it,
+for every joint at once: a statement reading ``ov_parent`` or ``oa_gf_parent`` reads a parent
+whose step is complete, as in the per-joint loop. The backward step's subtree sums (oYcrb,
+doYcrb, of into the parent) run level by level, children added in Pinocchio's order (rounds);
+each joint's other statements read its own subtree sums, which are complete when its step runs
+and unchanged afterwards, and its descendants' final dFdq, dFda, dYtJ, dFdv: they run after
+that loop for every joint at once, with joint i's own dFdq taken before ``dFdq_i += J_i x*
+of_i``. The (6, nv) caches are held column first, ``(nv, *batch, 6)`` (``data.J`` is a view of
+it as ``(*batch, 6, nv)``), so a statement on the columns of every joint is one product; joint
+quantities (oYcrb, ov, of, ...) are read per column through ``Columns.row`` (the joint's row).
+The blocks ``dtau[i, sub_i]`` of every joint are the entries listed in ``Columns`` of one
+product ``J^T dF`` (``(nv, 6) x (6, nv)`` per state), written in one scatter.
+
 pinref keeps oYcrb and oinertias as 6x6 matrices during the passes (one product each instead
 of Pinocchio's Symmetric3 formulas); data.oYcrb[i] and data.oinertias[i] are then Inertia
 objects, each read off its matrix when first accessed.
 """
 
-import functools
+import weakref
 from collections.abc import MutableSequence
 
 import numpy as np
 
 from ..errors import ModelError
-from ..spatial import Force, Inertia, Motion
-from ..spatial._kernels import ANGULAR, EPS, LINEAR, alpha_skew_square, matvec
+from ..spatial import Inertia
+from ..spatial._kernels import ANGULAR, EPS, LINEAR, alpha_skew_square
 from ._args import external_forces, state
+from ._levels import (Walk, crf, crm, expand, full, joint_calc, kind_subspace_times, matvec,
+                      tangent_rows, vecmat, widen)
 
 # --- spatial operations this module needs (private: not in spatial/ yet) ------------------------
 
@@ -72,14 +85,13 @@ from ._args import external_forces, state
 _SKEW_BASIS = np.stack([np.cross(e, np.eye(3)).T.reshape(9) for e in np.eye(3)])
 
 
-def _action_matrices(M):
+def _action_matrices(R, p):
     """``(M.action, M.dualAction)``, the 6x6 actions of ``M = (R, p)`` on motions and forces,
     built together (one buffer, no per-entry assignments):
 
         X  = [[R, [p]x R], [0, R]]      X @ m.vector == M.act(m).vector
         X* = [[R, 0], [[p]x R, R]]      X* @ f.vector == M.act(f).vector ;  X*^T = M.actionInverse
     """
-    R, p = M.rotation, M.translation
     pxR = (p @ _SKEW_BASIS).reshape(p.shape[:-1] + (3, 3)) @ R
     out = np.zeros(np.broadcast_shapes(R.shape[:-2], pxR.shape[:-2]) + (2, 6, 6))
     out[..., :, LINEAR, LINEAR] = out[..., :, ANGULAR, ANGULAR] = R[..., None, :, :]
@@ -109,14 +121,6 @@ def _force_cross_matrix(f):
     return (f @ _FORCE_CROSS_BASIS).reshape(f.shape[:-1] + (6, 6))
 
 
-def _body_inertia_matrices(model):
-    """``model.inertias[i].matrix()`` for every joint, ``(njoints, 6, 6)`` (one kernel call)."""
-    Y = Inertia._wrap(np.array([Y.mass for Y in model.inertias]),
-                      np.array([Y.lever for Y in model.inertias]),
-                      np.array([Y.inertia for Y in model.inertias]))
-    return Y.matrix()
-
-
 def _inertia_from_matrix(Y):
     """The Inertia ``(m, c, I)`` whose ``matrix()`` is the 6x6 ``Y`` ``(..., 6, 6)``:
     m = Y_LL[0, 0] ; m c = unskew(Y_AL) ; I = Y_AA + m [c]x [c]x  (c = 0 when m = 0)."""
@@ -129,12 +133,14 @@ def _inertia_from_matrix(Y):
 
 class _InertiasFromMatrices(MutableSequence):
     """What ``data.oYcrb`` and ``data.oinertias`` hold after a derivative algorithm: a list of
-    Inertia, each read off the 6x6 matrix the passes computed (``_inertia_from_matrix``) when it
-    is first accessed. Entry 0, which Pinocchio does not write, keeps its previous value."""
+    Inertia, each read off the 6x6 matrix the passes computed (``matrices[pos[i]]``, rows of
+    the stacked caches, ``_inertia_from_matrix``) when it is first accessed. Entry 0, which
+    Pinocchio does not write, keeps its previous value."""
 
-    def __init__(self, matrices, first):
+    def __init__(self, matrices, pos, first):
         self._matrices = matrices
-        self._items = [first] + [None] * (len(matrices) - 1)
+        self._pos = pos
+        self._items = [first] + [None] * (len(pos) - 1)
 
     def __len__(self):
         return len(self._items)
@@ -143,7 +149,7 @@ class _InertiasFromMatrices(MutableSequence):
         if isinstance(k, slice):
             return [self[j] for j in range(*k.indices(len(self)))]
         if self._items[k] is None:
-            self._items[k] = _inertia_from_matrix(self._matrices[k])
+            self._items[k] = _inertia_from_matrix(self._matrices[self._pos[k]])
         return self._items[k]
 
     def __setitem__(self, k, value):
@@ -163,10 +169,10 @@ class _InertiasFromMatrices(MutableSequence):
         return repr(list(self))
 
 
-def _store_world_inertias(data, oinertias, oYcrb):
-    """``data.oinertias`` and ``data.oYcrb`` as lists of Inertia, from their 6x6 forms."""
-    data.oinertias = _InertiasFromMatrices(oinertias, data.oinertias[0])
-    data.oYcrb = _InertiasFromMatrices(oYcrb, data.oYcrb[0])
+def _store_world_inertias(data, pos, oinertias, oYcrb):
+    """``data.oinertias`` and ``data.oYcrb`` as lists of Inertia, from their 6x6 forms (rows)."""
+    data.oinertias = _InertiasFromMatrices(oinertias, pos, data.oinertias[0])
+    data.oYcrb = _InertiasFromMatrices(oYcrb, pos, data.oYcrb[0])
 
 
 def _in_place(array, shape):
@@ -190,104 +196,298 @@ def _check_linear_gravity(model, algorithm):
             f"{model.gravity.angular}; set model.gravity = Motion(linear, zeros(3))")
 
 
-def _ancestor_columns(model, i):
-    """The columns of the joints supporting joint i, without its own: the dofs Pinocchio walks
-    with ``parents_fromRow`` from row idx_v. A function of the topology only (cached)."""
-    return _ancestor_columns_table(tuple(model.parents), tuple(model.nvs))[i]
-
-
-@functools.lru_cache(maxsize=32)
-def _ancestor_columns_table(parents, nvs):
-    idx_v = np.concatenate(([0], np.cumsum(nvs)))[:-1]
-    table = [np.zeros(0, dtype=int)]
-    for i in range(1, len(parents)):
-        p = parents[i]
-        own = np.arange(idx_v[p], idx_v[p] + nvs[p]) if p > 0 else np.zeros(0, dtype=int)
-        table.append(np.concatenate((table[p], own)))
-    return tuple(table)
-
-
 def _gravity_cross(model):
     """``[gravity_lin]x`` (3x3): ``_gravity_cross(model) @ w == gravity_lin x w``."""
     return (model.gravity.linear @ _SKEW_BASIS).reshape(3, 3)
 
 
-def _subtree(data, jmodel):
-    """(sub_i, sub+_i): joint i's subtree columns, with and without its own."""
-    end = jmodel.idx_v + data.nvSubtree[jmodel.id]
-    return slice(jmodel.idx_v, end), slice(jmodel.idx_v + jmodel.nv, end)
+# --- the columns of every joint, once per model -------------------------------------------------
+
+
+def _pairs(blocks):
+    """Row and column indices of the entries of the blocks ``(rows, cols)`` (ranges)."""
+    r = [k for rows, cols in blocks for k in rows for _ in cols]
+    c = [k for rows, cols in blocks for _ in rows for k in cols]
+    return np.array(r, dtype=np.intp), np.array(c, dtype=np.intp)
+
+
+class Columns:
+    """The tangent columns of the model's joints, for the passes that work on columns.
+
+    ``row[k]``: the row (``Tree.pos``) of the joint owning column k ; ``parent[k]``: the row of
+    its parent (0 for a root joint) ; ``root``: the columns of the joints whose parent is the
+    universe ; ``own``, ``plus``, ``sub``, ``anc``: the entries (rows, cols) of the blocks
+    ``[i, i]``, ``[i, sub+_i]``, ``[i, sub_i]``, ``[i, anc_i]`` of every joint i ; ``inner``:
+    the columns of the joints with children, ``leaf`` the others. Built once per Tree."""
+
+    def __init__(self, model, tree):
+        nv, pos = model.nv, tree.pos
+        self.row = np.zeros(nv, dtype=np.intp)
+        self.parent = np.zeros(nv, dtype=np.intp)
+        own, plus, anc, inner = [], [], [], []
+        for i in range(1, model.njoints):
+            jmodel, parent = model.joints[i], model.parents[i]
+            cols = range(jmodel.idx_v, jmodel.idx_v + jmodel.nv)
+            end = jmodel.idx_v + sum(model.nvs[j] for j in model.subtrees[i])
+            self.row[list(cols)] = pos[i]
+            self.parent[list(cols)] = pos[parent]
+            own.append((cols, cols))
+            plus.append((cols, range(cols.stop, end)))
+            anc.append((cols, [k for j in model.supports[i][1:-1]
+                               for k in range(model.idx_vs[j], model.idx_vs[j] + model.nvs[j])]))
+            inner += list(cols) if end > cols.stop else []
+        self.root = np.flatnonzero(self.parent == 0)
+        # per row 1..: the parent's row, and which rows are root joints
+        self.row_parent = np.array([pos[model.parents[i]] for i in tree.order[1:]], dtype=np.intp)
+        self.root_rows = np.flatnonzero(self.row_parent == 0)
+        self.own, self.plus, self.anc = _pairs(own), _pairs(plus), _pairs(anc)
+        self.sub = tuple(np.concatenate(x) for x in zip(self.own, self.plus))
+        self.inner = np.array(inner, dtype=np.intp)
+        self.leaf = np.setdiff1d(np.arange(nv), self.inner)
+        self.levels = [LevelColumns(model, level, self) for level in tree.levels]
+        self.S = np.zeros((nv, 6))                       # S columns of the frame-axis joints
+        self.groups = []                                 # the other joints: S from their data
+        for group in tree.kinds:
+            if group.batched:
+                self.S[group.v_index] = group.template._S_col
+            else:
+                self.groups.append(group)
+
+
+class LevelColumns:
+    """The columns of the joints of one level (``cols``: ``level.v_index``, grouped as
+    ``level.groups``; ``spans[g]``: group g's part of ``cols``), for ABA's block steps:
+    ``own[g]``: the entries ``[i, i]`` of group g's joints (joint, row, col in C order) ;
+    ``plus``: ``(rows, cols, local rows)`` of the entries ``[i, sub+_i]`` of the level's joints
+    with children ; ``update``: the columns sub_i whose F the level's joints write (all but
+    those of root joints with children) ; ``inner``: ``(global, local)`` columns of the joints
+    with children ; ``right[g]``: ``(joint, col)`` of the entries ``[:, idx_v..]`` of group g's
+    joints."""
+
+    def __init__(self, model, level, C):
+        self.cols = level.v_index
+        self.spans, self.own, self.right = [], [], []
+        lo = 0
+        plus, update, inner = ([], [], []), [], ([], [])
+        for group in level.groups:
+            nvg = group.nv
+            self.spans.append(slice(lo, lo + len(group.ids) * nvg))
+            own = ([], [])
+            right = ([], [])
+            for k, i in enumerate(group.ids):
+                jmodel = model.joints[i]
+                cols = range(jmodel.idx_v, jmodel.idx_v + nvg)
+                end = jmodel.idx_v + sum(model.nvs[j] for j in model.subtrees[i])
+                for r in cols:
+                    for c in cols:
+                        own[0].append(r)
+                        own[1].append(c)
+                for c in range(jmodel.idx_v, model.nv):
+                    right[0].append(k)
+                    right[1].append(c)
+                has_children = end > cols.stop
+                if has_children:
+                    for a, r in enumerate(cols):
+                        inner[0].append(r)
+                        inner[1].append(lo + k * nvg + a)
+                        for c in range(cols.stop, end):
+                            plus[0].append(r)
+                            plus[1].append(c)
+                            plus[2].append(lo + k * nvg + a)
+                if level.has_parent or not has_children:
+                    update.extend(range(jmodel.idx_v, end))
+            self.own.append(tuple(np.array(x, dtype=np.intp) for x in own))
+            self.right.append(tuple(np.array(x, dtype=np.intp) for x in right))
+            lo += len(group.ids) * nvg
+        self.plus = tuple(np.array(x, dtype=np.intp) for x in plus)
+        self.update = np.array(update, dtype=np.intp)
+        self.inner = tuple(np.array(x, dtype=np.intp) for x in inner)
+
+
+_COLUMNS = weakref.WeakKeyDictionary()   # Tree -> Columns
+
+
+def columns(model, T):
+    """The model's :class:`Columns` (``T``: the call's Walk)."""
+    found = _COLUMNS.get(T.tree)
+    if found is None:
+        found = _COLUMNS[T.tree] = Columns(model, T.tree)
+    return found
+
+
+def subspace_columns(C, data, shape):
+    """``S`` column by column, ``(nv, *shape, 6)``: the constant columns of the frame-axis
+    joints, the joint data's S (after jcalc) of the others."""
+    S = np.empty((len(C.row),) + shape + (6,))
+    S[...] = expand(C.S, len(shape))
+    for group in C.groups:
+        Sj = data.joints[group.ids[0]].S
+        S[group.v_index] = expand(Sj.T, len(shape)) if Sj.ndim == 2 else np.moveaxis(Sj, -1, 0)
+    return S
+
+
+def matrix_face(x):
+    """A ``(nv, *batch, 6)`` column-first array seen as Pinocchio's ``(*batch, 6, nv)``."""
+    return np.moveaxis(x, 0, -1)
+
+
+def world_placements_step(level, data):
+    """``oMi = oMi[parent] liMi`` (``oMi = liMi`` for a root joint) for the joints of one level:
+    the forward steps' placement statement, the same in every derivative pass."""
+    i, p = level.rows, level.parent_rows
+    R, t = data.oMi.rotation, data.oMi.translation
+    if level.has_parent:
+        # oMi = oMi[parent] liMi
+        Rp = R[p]
+        R[i] = Rp @ data.liMi.rotation[i]
+        t[i] = t[p] + matvec(Rp, data.liMi.translation[i])
+    else:
+        # oMi = liMi
+        R[i] = data.liMi.rotation[i]
+        t[i] = data.liMi.translation[i]
+
+
+def external_world_forces(model, T, Xf, fext, nb):
+    """``oMi fext_i`` for rows 1.. (``Xf``: oMi.dualAction of those rows), fext aligned with a
+    batch of nb axes."""
+    ext = np.moveaxis(fext[..., T.tree.order[1:], :], -2, 0)          # (n-1, *fext batch, 6)
+    ext = ext.reshape(ext.shape[:1] + (1,) * (nb + 2 - ext.ndim) + ext.shape[1:])
+    return matvec(Xf, ext)
+
+
+def motion_derivative_columns(C, data, Y, dY, J):
+    """The closing lines of ComputeRNEADerivativesForwardStep::algo (rnea-derivatives.hxx) and
+    of ComputeABADerivativesForwardStep2::algo (aba-derivatives.hxx), which are the same in
+    both, for every joint at once (they read ov and oa_gf of the joint and of its parent, whose
+    steps are complete): dJ, dVdq, dAdq, dAdv column first ``(nv, *shape, 6)``, and doYcrb
+    (written into rows 1.. of ``dY``). ``Y``: oYcrb (rows, joint i's body only)."""
+    OV, OA_GF = data.ov.vector, data.oa_gf.vector
+    # dJ_i = ov_i x J_i
+    dJ = matvec(crm(OV[C.row]), J)
+    # dVdq_i = ov_parent x J_i   (0 when parent == 0)
+    ov_parent = OV[C.parent]
+    ov_parent[C.root] = 0.0
+    ov_parent_x = crm(ov_parent)
+    dVdq = matvec(ov_parent_x, J)
+    # dAdq_i = oa_gf_parent x J_i + ov_parent x dVdq_i ;  dAdv_i = dJ_i + dVdq_i
+    dAdq = matvec(crm(OA_GF[C.parent]), J) + matvec(ov_parent_x, dVdq)
+    dAdv = dJ + dVdq
+    # doYcrb_i = ov_i x* oYcrb_i - oYcrb_i ov_i x + B(oh_i)
+    ov_x, Yi = crm(OV[1:]), Y[1:]
+    dY[1:] = _force_cross_matrix(data.oh.vector[1:]) - ov_x.mT @ Yi - Yi @ ov_x
+    return dJ, dVdq, dAdq, dAdv
+
+
+def subtree_sums_step(level, stack):
+    """``x_parent += x_i`` for the joints of one level (parent > 0), children in Pinocchio's
+    order (rounds): the backward steps' subtree sums, on ``stack (n, *batch, m)`` holding the
+    summed caches side by side."""
+    if not level.has_parent:
+        return
+    x = stack[level.rows]
+    for children, parents, _ in level.rounds:
+        # x_parent += x_i
+        stack[parents] = stack[parents] + x[children]
+
+
+def packed(n, shape, *widths):
+    """One buffer ``(n, *shape, sum(widths))`` and its views ``(n, *shape, width)``."""
+    buf = np.empty((n,) + shape + (sum(widths),))
+    out, lo = [buf], 0
+    for w in widths:
+        out.append(buf[..., lo:lo + w])
+        lo += w
+    return out
+
+
+def write_blocks(out, entries, values, transpose=False):
+    """``out[..., r, c] = values[..., r, c]`` for the entries ``(r, c)`` (``transpose``: the
+    entries ``(c, r)``); ``out`` and ``values`` ``(..., nv, nv)``."""
+    r, c = entries[::-1] if transpose else entries
+    out[..., r, c] = values[..., r, c]
+
+
+def columns_first(x):
+    """``(nv, *shape, 6)`` as ``(*shape, nv, 6)`` (a view), for products over the columns."""
+    return np.moveaxis(x, 0, -2)
 
 
 # --- computeGeneralizedGravityDerivatives, computeStaticTorqueDerivatives -----------------------
 
 
-def _gravity_derivative_forward_step(jmodel, jdata, model, data, Ybody, oYcrb, q):
-    """Mirrors ComputeGeneralizedGravityDerivativeForwardStep::algo; writes liMi, oMi, of, J,
-    dAdq of joint i and its world inertia ``oYcrb[i]`` (6x6)."""
-    i = jmodel.id
-    parent = model.parents[i]
-    cols = jmodel.v_slice
-    jmodel.calc(jdata, q)
-    # liMi = jointPlacements[i] M_J ;  oMi = oMi[parent] liMi
-    data.liMi[i] = model.jointPlacements[i] * jdata.M
-    data.oMi[i] = data.oMi[parent] * data.liMi[i] if parent > 0 else data.liMi[i]
-    X, Xf = _action_matrices(data.oMi[i])
+def _gravity_derivative_forward_step(level, data):
+    """Mirrors ComputeGeneralizedGravityDerivativeForwardStep::algo for the joints of one level,
+    the statement that reads the parent: oMi (jcalc and liMi ran before the level loop, the
+    rest runs after it: ``_gravity_derivative_forward_columns``)."""
+    world_placements_step(level, data)
+
+
+def _gravity_derivative_forward_columns(model, T, C, data, Sc, fext, shape, P):
+    """The statements of ComputeGeneralizedGravityDerivativeForwardStep::algo that read no
+    parent, for every joint after the level loop: oYcrb_i = oinertias_i = oMi Y_i, of_i, J_i,
+    dAdq_i. Returns J, dAdq column first; ``P = (Y, of)`` rows."""
+    Y, OF = P
+    X, Xf = _action_matrices(data.oMi.rotation, data.oMi.translation)
     # oYcrb_i = oinertias_i = oMi Y_i   (X* Y X*^T)
-    XfY = Xf @ Ybody[i]
-    oYcrb[i] = XfY @ Xf.mT
-    # of_i = oYcrb_i (-gravity)
-    data.of[i] = Force._wrap(matvec(oYcrb[i], data.oa_gf[0].vector))
+    np.matmul(Xf @ expand(T.inertia_matrix, len(shape)), Xf.mT, out=Y)
+    # of_i = oYcrb_i (-gravity)   (- oMi fext_i)
+    minus_gravity = data.oa_gf.vector[0]
+    OF[1:] = matvec(Y[1:], minus_gravity)
+    if fext is not None:
+        OF[1:] -= external_world_forces(model, T, Xf[1:], fext, len(shape))
     # J_i = oMi S_i ;  dAdq_i = (-gravity) x J_i
-    data.J[..., cols] = J = X @ jdata.S
-    data.dAdq[..., cols] = data.oa_gf[0].action @ J
+    J = matvec(X[C.row], Sc)
+    return J, matvec(crm(minus_gravity), J)
 
 
-def _gravity_derivative_backward_step(jmodel, model, data, oYcrb, g, dg_dq):
-    """Mirrors ComputeGeneralizedGravityDerivativeBackwardStep::algo; fills joint i's rows."""
-    i = jmodel.id
-    parent = model.parents[i]
-    cols = jmodel.v_slice
-    sub, _ = _subtree(data, jmodel)
-    J, Y = data.J[..., cols], oYcrb[i]
-    # dFdq_i = oYcrb_i dAdq_i ;  dg[i, sub_i] = J_i^T dFdq[sub_i]
-    data.dFdq[..., cols] = Y @ data.dAdq[..., cols]
-    dg_dq[..., cols, sub] = J.mT @ data.dFdq[..., sub]
+def _gravity_derivative_backward_columns(C, Y, OF, J, dAdq, dg_dq):
+    """The statements of ComputeGeneralizedGravityDerivativeBackwardStep::algo other than the
+    subtree sums, for every joint after the level loop (they read the joint's complete subtree
+    sums): dFdq, dg, Ag, g; returns (g, dFdq, Ag) column first / ``(*batch, nv)``."""
+    Ycol, of_col = Y[C.row], OF[C.row]
+    # dFdq_i = oYcrb_i dAdq_i ;  dg[i, sub_i] = J_i^T dFdq[sub_i]   (own block: before the +=)
+    dFdq = matvec(Ycol, dAdq)
+    Jt = columns_first(J)
+    write_blocks(dg_dq, C.own, Jt @ matrix_face(dFdq))
     # dFdq_i += J_i x* of_i
-    data.dFdq[..., cols] += _force_cross_matrix(data.of[i].vector) @ J
+    dFdq = dFdq + matvec(_force_cross_matrix(of_col), J)
+    write_blocks(dg_dq, C.plus, Jt @ matrix_face(dFdq))
     # Ag_i = oYcrb_i J_i ;  dg[i, anc_i] = Ag_i^T dAdq[anc_i]
-    data.Ag[..., cols] = Ag = Y @ J
-    anc = _ancestor_columns(model, i)
-    dg_dq[..., cols, anc] = Ag.mT @ data.dAdq[..., anc]
+    Ag = matvec(Ycol, J)
+    write_blocks(dg_dq, C.anc, columns_first(Ag) @ matrix_face(dAdq))
     # g_i = J_i^T of_i
-    g[..., cols] = matvec(J.mT, data.of[i].vector)
-    if parent > 0:
-        # oYcrb_parent += oYcrb_i ;  of_parent += of_i
-        oYcrb[parent] = oYcrb[parent] + Y
-        data.of[parent] = data.of[parent] + data.of[i]
+    g = np.moveaxis(np.vecdot(J, of_col), 0, -1)
+    return g, dFdq, Ag
 
 
 def _static_torque_derivatives(model, data, q, fext, call):
     """The two passes shared by the gravity and static-torque derivatives; returns (g, dg_dq)."""
     q, _, shape = state(model, q, data=data)
+    (q,) = full(shape, q)
     fext = external_forces(model, fext, shape)
     model.check_compact_subtrees(call)
-    nv = model.nv
+    nv, n = model.nv, model.njoints
+    widen(data, shape, "liMi", "oMi", "oa_gf", "of")
     data.oa_gf[0] = -model.gravity
-    for name in ("J", "dAdq", "dFdq", "Ag"):
-        setattr(data, name, _in_place(getattr(data, name), shape + (6, nv)))
-    g, dg_dq = np.zeros(shape + (nv,)), np.zeros(shape + (nv, nv))
-    Ybody = _body_inertia_matrices(model)
-    oYcrb = [None] * model.njoints
-    for i in range(1, model.njoints):
-        _gravity_derivative_forward_step(model.joints[i], data.joints[i], model, data, Ybody,
-                                         oYcrb, q)
-        if fext is not None:
-            # of_i -= oMi fext_i
-            data.of[i] = data.of[i] - data.oMi[i].act(Force._wrap(fext[..., i, :]))
-    oinertias = list(oYcrb)
-    for i in reversed(range(1, model.njoints)):
-        _gravity_derivative_backward_step(model.joints[i], model, data, oYcrb, g, dg_dq)
-    _store_world_inertias(data, oinertias, oYcrb)
+    T = Walk(model, q, None)
+    C = columns(model, T)
+    dg_dq = np.zeros(shape + (nv, nv))
+    # jcalc(q) ; liMi = jointPlacements[i] M_J   (every joint: no parent read)
+    joint_calc(T, data, q, None, shape)
+    for level in T.levels:
+        _gravity_derivative_forward_step(level, data)
+    buf, Yv, OF = packed(n, shape, 36, 6)
+    Y = Yv.reshape(Yv.shape[:-1] + (6, 6))
+    J, dAdq = _gravity_derivative_forward_columns(model, T, C, data, subspace_columns(C, data, shape),
+                                                  fext, shape, (Y, OF))
+    oinertias = Y.copy()
+    for level in reversed(T.levels):
+        # oYcrb_parent += oYcrb_i ;  of_parent += of_i
+        subtree_sums_step(level, buf)
+    g, dFdq, Ag = _gravity_derivative_backward_columns(C, Y, OF, J, dAdq, dg_dq)
+    data.of.vector[1:] = OF[1:]
+    data.J, data.dAdq, data.dFdq, data.Ag = map(matrix_face, (J, dAdq, dFdq, Ag))
+    _store_world_inertias(data, T.tree.pos, oinertias, Y)
     data.mark(call, "liMi", "oMi", "oinertias", "oYcrb", "of", "J", "dAdq", "dFdq", "Ag")
     return g, dg_dq
 
@@ -345,114 +545,83 @@ def computeStaticTorqueDerivatives(model, data, q, fext):
 # --- computeRNEADerivatives ----------------------------------------------------------------------
 
 
-def _motion_derivative_columns(jmodel, model, data, Y):
-    """Joint i's columns of dJ, dVdq, dAdq, dAdv and its doYcrb, from J_i, ov, oa_gf, oh.
-
-    The closing lines of ComputeRNEADerivativesForwardStep::algo (rnea-derivatives.hxx) and of
-    ComputeABADerivativesForwardStep2::algo (aba-derivatives.hxx), which are the same in both;
-    ``Y`` is oYcrb_i (6x6, world frame, joint i's body only at this point).
-    """
-    i = jmodel.id
-    parent = model.parents[i]
-    cols = jmodel.v_slice
-    J = data.J[..., cols]
-    ov_x = data.ov[i].action  # ov x (crm); ov x* (crf) is -ov_x^T
-    # dJ_i = ov_i x J_i ;  dAdq_i = oa_gf_parent x J_i ;  dAdv_i = dJ_i
-    data.dJ[..., cols] = dJ = ov_x @ J
-    dAdq = data.oa_gf[parent].action @ J
-    if parent > 0:
-        # dVdq_i = ov_parent x J_i ;  dAdq_i += ov_parent x dVdq_i ;  dAdv_i = dJ_i + dVdq_i
-        ov_parent_x = data.ov[parent].action
-        data.dVdq[..., cols] = dVdq = ov_parent_x @ J
-        data.dAdq[..., cols] = dAdq + ov_parent_x @ dVdq
-        data.dAdv[..., cols] = dJ + dVdq
+def _rnea_derivatives_forward_step(level, kin, Sa_c, data):
+    """Mirrors ComputeRNEADerivativesForwardStep::algo for the joints of one level, the
+    statements that read the parent: oMi, v, a (LOCAL). jcalc, liMi and S_i a_i + c_J ran
+    before the level loop; the rest runs after it (``_rnea_derivatives_forward_columns``)."""
+    i, p = level.rows, level.parent_rows
+    V, A = data.v.vector, data.a.vector
+    X, vJ = kin.X[i], kin.vJ[i]
+    # oMi = oMi[parent] liMi
+    world_placements_step(level, data)
+    if level.has_parent:
+        # v_i = v_J + liMi^-1 v_parent
+        V[i] = vJ + matvec(X, V[p])
+        # a_i = S_i a_i + c_J + v_i x v_J + liMi^-1 a_parent
+        A[i] = (Sa_c[i] + matvec(crm(V[i]), vJ)) + matvec(X, A[p])
     else:
-        data.dVdq[..., cols] = 0.0
-        data.dAdq[..., cols] = dAdq
-        data.dAdv[..., cols] = dJ
-    # doYcrb_i = ov_i x* oYcrb_i - oYcrb_i ov_i x + B(oh_i)
-    vxY = ov_x.mT @ Y
-    data.doYcrb[i] = _force_cross_matrix(data.oh[i].vector) - vxY - Y @ ov_x
+        # v_i = v_J ;  a_i = S_i a_i + c_J + v_i x v_J
+        V[i] = vJ
+        A[i] = Sa_c[i] + matvec(crm(vJ), vJ)
 
 
-def _rnea_derivatives_forward_step(jmodel, jdata, model, data, Ybody, oYcrb, q, v, a):
-    """Mirrors ComputeRNEADerivativesForwardStep::algo; writes liMi, oMi, v, a, ov, oa, oa_gf,
-    oh, of, J, dJ, dVdq, dAdq, dAdv, doYcrb of joint i and its world inertia ``oYcrb[i]``."""
-    i = jmodel.id
-    parent = model.parents[i]
-    cols = jmodel.v_slice
-    jmodel.calc(jdata, q, v)
-    # liMi = jointPlacements[i] M_J ;  oMi = oMi[parent] liMi
-    data.liMi[i] = model.jointPlacements[i] * jdata.M
-    data.oMi[i] = data.oMi[parent] * data.liMi[i] if parent > 0 else data.liMi[i]
-    X, Xf = _action_matrices(data.oMi[i])
+def _rnea_derivatives_forward_columns(model, T, C, data, Sc, fext, shape, P):
+    """The statements of ComputeRNEADerivativesForwardStep::algo after oMi, v and a, for every
+    joint after the level loop: ov, oa, oa_gf, oYcrb = oinertias, oh, of, J and (see
+    ``motion_derivative_columns``) dJ, dVdq, dAdq, dAdv, doYcrb. ``P = (Y, dY, of)``: rows
+    of the buffer the backward pass sums. Returns J, dJ, dVdq, dAdq, dAdv column first."""
+    Y, dY, OF = P
+    OV, OA, OA_GF, OH = data.ov.vector, data.oa.vector, data.oa_gf.vector, data.oh.vector
+    X, Xf = _action_matrices(data.oMi.rotation, data.oMi.translation)
+    # ov_i = oMi v_i ;  oa_i = oMi a_i ;  oa_gf_i = oa_i - gravity
+    OV[1:] = matvec(X[1:], data.v.vector[1:])
+    OA[1:] = matvec(X[1:], data.a.vector[1:])
+    OA_GF[1:] = OA[1:] - model.gravity.vector
     # oYcrb_i = oinertias_i = oMi Y_i   (X* Y X*^T)
-    XfY = Xf @ Ybody[i]
-    oYcrb[i] = Y = XfY @ Xf.mT
-    # ov_i = oMi v_i = ov_parent + oMi v_J ;  v_i = oMi^-1 ov_i   (oMi^-1 = X*^T)
-    XvJ = matvec(X, jdata.v.vector)
-    ov = XvJ + data.ov[parent].vector if parent > 0 else XvJ
-    data.ov[i], data.v[i] = Motion._wrap(ov), Motion._wrap(matvec(Xf.mT, ov))
-    ov_x = data.ov[i].action  # ov x (crm); ov x* (crf) is -ov_x^T
-    # oa_i = oMi a_i = oa_parent + oMi (S_i a_i + c_J) + ov_i x oMi v_J ;  a_i = oMi^-1 oa_i
-    Sa_c = matvec(jdata.S, a[..., cols]) + jdata.c.vector
-    oa = matvec(X, Sa_c) + matvec(ov_x, XvJ)
-    if parent > 0:
-        oa = oa + data.oa[parent].vector
-    data.oa[i], data.a[i] = Motion._wrap(oa), Motion._wrap(matvec(Xf.mT, oa))
-    # oa_gf_i = oa_i - gravity
-    data.oa_gf[i] = data.oa[i] - model.gravity
-    # oh_i = oYcrb_i ov_i ;  of_i = oYcrb_i oa_gf_i + ov_i x* oh_i
-    data.oh[i] = oh = Force._wrap(matvec(Y, ov))
-    data.of[i] = Force._wrap(matvec(Y, data.oa_gf[i].vector) - matvec(ov_x.mT, oh.vector))
+    np.matmul(Xf @ expand(T.inertia_matrix, len(shape)), Xf.mT, out=Y)
+    # oh_i = oYcrb_i ov_i ;  of_i = oYcrb_i oa_gf_i + ov_i x* oh_i   (- oMi fext_i)
+    OH[1:] = matvec(Y[1:], OV[1:])
+    OF[1:] = matvec(Y[1:], OA_GF[1:]) + matvec(crf(OV[1:]), OH[1:])
+    if fext is not None:
+        OF[1:] -= external_world_forces(model, T, Xf[1:], fext, len(shape))
     # J_i = oMi S_i
-    data.J[..., cols] = X @ jdata.S
-    # dJ_i, dVdq_i, dAdq_i, dAdv_i, doYcrb_i   (see _motion_derivative_columns)
-    _motion_derivative_columns(jmodel, model, data, Y)
+    J = matvec(X[C.row], Sc)
+    return (J,) + motion_derivative_columns(C, data, Y, dY, J)
 
 
-def _rnea_derivatives_backward_step(jmodel, model, data, oYcrb, dtau_dq, dtau_dv, dtau_da):
-    """Mirrors ComputeRNEADerivativesBackwardStep::algo; fills joint i's rows and columns.
-
-    dYtJ is ``data.Fcrb[0]`` (Pinocchio's scratch); oYcrb, doYcrb and of become subtree sums.
-    """
-    i = jmodel.id
-    parent = model.parents[i]
-    cols = jmodel.v_slice
-    sub, sub_plus = _subtree(data, jmodel)
-    J, dYtJ = data.J[..., cols], data.Fcrb[0]
-    Y, dY = oYcrb[i], data.doYcrb[i]
-    dAdq, dVdq, dAdv = data.dAdq[..., cols], data.dVdq[..., cols], data.dAdv[..., cols]
-    dFda_plus, dYtJ_plus = data.dFda[..., sub_plus].mT, dYtJ[..., sub_plus].mT
+def _rnea_derivatives_backward_columns(C, Y, dY, OF, cols, data, shape, out):
+    """The statements of ComputeRNEADerivativesBackwardStep::algo other than the subtree sums,
+    for every joint after the level loop (they read the joint's complete subtree sums and its
+    descendants' final columns): tau, dFda, dFdq, dYtJ, dFdv and the blocks of dtau_dq,
+    dtau_dv, dtau_da. Returns (tau, dFda, dFdq, dFdv, dYtJ), columns first."""
+    J, dJ, dVdq, dAdq, dAdv = cols
+    dtau_dq, dtau_dv, dtau_da = out
+    Ycol, dYcol, of_col = Y[C.row], dY[C.row], OF[C.row]
+    Jt = columns_first(J)
     # tau_i = J_i^T of_i
-    data.tau[..., cols] = matvec(J.mT, data.of[i].vector)
+    tau = np.moveaxis(np.vecdot(J, of_col), 0, -1)
     # dFda_i = oYcrb_i J_i ;  dtau_da[i, sub_i] = J_i^T dFda[sub_i]
-    data.dFda[..., cols] = Y @ J
-    dtau_da[..., cols, sub] = J.mT @ data.dFda[..., sub]
-    # dFdq_i = oYcrb_i dAdq_i + doYcrb_i dVdq_i
-    dFdq = Y @ dAdq
-    data.dFdq[..., cols] = dFdq + dY @ dVdq if parent > 0 else dFdq
-    # dYtJ_i = doYcrb_i^T J_i
-    dYtJ[..., cols] = dY.mT @ J
+    dFda = matvec(Ycol, J)
+    write_blocks(dtau_da, C.sub, Jt @ matrix_face(dFda))
+    # dFdq_i = oYcrb_i dAdq_i + doYcrb_i dVdq_i ;  dYtJ_i = doYcrb_i^T J_i
+    dFdq = matvec(Ycol, dAdq) + matvec(dYcol, dVdq)
+    dYtJ = vecmat(J, dYcol)
     # dtau_dq[sub+_i, i] = dFda[sub+_i]^T dAdq_i + dYtJ[sub+_i]^T dVdq_i
-    dtau_q = dFda_plus @ dAdq
-    dtau_dq[..., sub_plus, cols] = dtau_q + dYtJ_plus @ dVdq
+    dFda_t, dYtJ_t = columns_first(dFda), columns_first(dYtJ)
+    write_blocks(dtau_dq, C.plus, dFda_t @ matrix_face(dAdq) + dYtJ_t @ matrix_face(dVdq),
+                 transpose=True)
     # dtau_dq[i, sub_i] = J_i^T dFdq[sub_i] ;  dFdq_i += J_i x* of_i
-    dtau_dq[..., cols, sub] = J.mT @ data.dFdq[..., sub]
-    data.dFdq[..., cols] += _force_cross_matrix(data.of[i].vector) @ J
+    write_blocks(dtau_dq, C.own, Jt @ matrix_face(dFdq))
+    dFdq = dFdq + matvec(_force_cross_matrix(of_col), J)
+    write_blocks(dtau_dq, C.plus, Jt @ matrix_face(dFdq))
     # dFdv_i = doYcrb_i J_i + oYcrb_i dAdv_i
-    dFdv = dY @ J
-    data.dFdv[..., cols] = dFdv + Y @ dAdv
+    dFdv = matvec(dYcol, J) + matvec(Ycol, dAdv)
     # dtau_dv[sub+_i, i] = dFda[sub+_i]^T dAdv_i + dYtJ[sub+_i]^T J_i
-    dtau_v = dFda_plus @ dAdv
-    dtau_dv[..., sub_plus, cols] = dtau_v + dYtJ_plus @ J
+    write_blocks(dtau_dv, C.plus, dFda_t @ matrix_face(dAdv) + dYtJ_t @ matrix_face(J),
+                 transpose=True)
     # dtau_dv[i, sub_i] = J_i^T dFdv[sub_i]
-    dtau_dv[..., cols, sub] = J.mT @ data.dFdv[..., sub]
-    if parent > 0:
-        # oYcrb_parent += oYcrb_i ;  doYcrb_parent += doYcrb_i ;  of_parent += of_i
-        oYcrb[parent] = oYcrb[parent] + Y
-        data.doYcrb[parent] = data.doYcrb[parent] + dY
-        data.of[parent] = data.of[parent] + data.of[i]
+    write_blocks(dtau_dv, C.sub, Jt @ matrix_face(dFdv))
+    return tau, dFda, dFdq, dFdv, dYtJ
 
 
 def computeRNEADerivatives(model, data, q, v, a, fext=None):
@@ -485,41 +654,53 @@ def computeRNEADerivatives(model, data, q, v, a, fext=None):
     algorithms", RSS 2018.
     """
     q, arrays, shape = state(model, q, data=data, v=v, a=a)
-    v, a = arrays["v"], arrays["a"]
+    q, v, a = full(shape, q, arrays["v"], arrays["a"])
     fext = external_forces(model, fext, shape)
     model.check_compact_subtrees("computeRNEADerivatives")
     _check_linear_gravity(model, "computeRNEADerivatives")
-    nv = model.nv
+    nv, n = model.nv, model.njoints
+    widen(data, shape, "liMi", "oMi", "v", "a", "ov", "oa", "oa_gf", "oh", "of", "doYcrb",
+          "Fcrb")
     data.oa_gf[0] = -model.gravity
-    for name in ("J", "dJ", "dVdq", "dAdq", "dAdv", "dFda", "dFdq", "dFdv"):
-        setattr(data, name, _in_place(getattr(data, name), shape + (6, nv)))
-    data.tau = _in_place(data.tau, shape + (nv,))
-    data.Fcrb[0] = _in_place(data.Fcrb[0], shape + (6, nv))
-    data.dtau_dq, data.dtau_dv, data.M = (_in_place(getattr(data, name), shape + (nv, nv))
-                                          for name in ("dtau_dq", "dtau_dv", "M"))
-    dtau_dq, dtau_dv, dtau_da = data.dtau_dq, data.dtau_dv, data.M
-    Ybody = _body_inertia_matrices(model)
-    oYcrb = [None] * model.njoints
-    for i in range(1, model.njoints):
-        _rnea_derivatives_forward_step(model.joints[i], data.joints[i], model, data, Ybody,
-                                       oYcrb, q, v, a)
-        if fext is not None:
-            # of_i -= oMi fext_i
-            data.of[i] = data.of[i] - data.oMi[i].act(Force._wrap(fext[..., i, :]))
-    oinertias = list(oYcrb)
-    for i in reversed(range(1, model.njoints)):
-        _rnea_derivatives_backward_step(model.joints[i], model, data, oYcrb, dtau_dq, dtau_dv,
-                                        dtau_da)
+    out = data.dtau_dq, data.dtau_dv, data.M = [
+        _in_place(getattr(data, name), shape + (nv, nv)) for name in ("dtau_dq", "dtau_dv", "M")]
+    T = Walk(model, q, v)
+    C = columns(model, T)
+    # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] M_J ; S_i a_i + c_J
+    # (every joint: no parent read)
+    kin = joint_calc(T, data, q, v, shape)
+    Sa_c = kind_subspace_times(T, data, tangent_rows(a), shape)
+    if kin.c is not None:
+        Sa_c = Sa_c + kin.c
+    for level in T.levels:
+        _rnea_derivatives_forward_step(level, kin, Sa_c, data)
+    buf, Yv, dYv, OF = packed(n, shape, 36, 36, 6)
+    Y, dY = (x.reshape(x.shape[:-1] + (6, 6)) for x in (Yv, dYv))
+    cols = _rnea_derivatives_forward_columns(model, T, C, data, subspace_columns(C, data, shape),
+                                             fext, shape, (Y, dY, OF))
+    oinertias = Y.copy()
+    for level in reversed(T.levels):
+        # oYcrb_parent += oYcrb_i ;  doYcrb_parent += doYcrb_i ;  of_parent += of_i
+        subtree_sums_step(level, buf)
+    tau, dFda, dFdq, dFdv, dYtJ = _rnea_derivatives_backward_columns(C, Y, dY, OF, cols, data,
+                                                                      shape, out)
+    J, dJ, dVdq, dAdq, dAdv = cols
     # dAdq.linear += gravity_lin x J.angular   (every column)
-    data.dAdq[..., LINEAR, :] += _gravity_cross(model) @ data.J[..., ANGULAR, :]
+    dAdq[..., LINEAR] += matvec(_gravity_cross(model), J[..., ANGULAR])
     # tau += armature * a ;  diag(dtau_da) += armature ;  dtau_da lower = upper^T
-    data.tau += model.armature * a
+    data.tau = tau + model.armature * a
+    dtau_da = data.M
     diag = np.arange(nv)
     dtau_da[..., diag, diag] += model.armature
     lower = np.tril_indices(nv, -1)
     dtau_da[..., lower[0], lower[1]] = dtau_da[..., lower[1], lower[0]]
-    _store_world_inertias(data, oinertias, oYcrb)
+    data.doYcrb.matrix[1:] = dY[1:]
+    data.of.vector[1:] = OF[1:]
+    data.Fcrb.matrix[0] = matrix_face(dYtJ)
+    (data.J, data.dJ, data.dVdq, data.dAdq, data.dAdv, data.dFda, data.dFdq,
+     data.dFdv) = map(matrix_face, (J, dJ, dVdq, dAdq, dAdv, dFda, dFdq, dFdv))
+    _store_world_inertias(data, T.tree.pos, oinertias, Y)
     data.mark("computeRNEADerivatives", "liMi", "oMi", "v", "a", "ov", "oa", "oa_gf", "oh",
               "oinertias", "oYcrb", "doYcrb", "of", "J", "dJ", "dVdq", "dAdq", "dAdv", "dFda",
               "dFdq", "dFdv", "tau", "dtau_dq", "dtau_dv", "M")
-    return dtau_dq.copy(), dtau_dv.copy(), dtau_da.copy()
+    return data.dtau_dq.copy(), data.dtau_dv.copy(), dtau_da.copy()
