@@ -140,7 +140,7 @@ class _JointTransforms:
         return self.template._transform(self.qg[k])
 
 
-def joint_calc(T, data, q, v, shape):
+def joint_calc(T, data, q, v, shape, actions=True):
     """``jcalc(q[, v])`` and ``liMi = jointPlacements[i] * M_J`` for every joint, one call per
     kind of joint (they read no parent, so they run before the level loop, once per pass);
     writes the joints' data and ``data.liMi`` and returns a :class:`Kinematics`.
@@ -148,11 +148,12 @@ def joint_calc(T, data, q, v, shape):
     The frame-axis 1-dof joints of one kind evaluate liMi and X as affine maps of their
     coordinates (``Tree``'s ``affine`` constants, evaluated elementwise for the whole kind, so
     that a state gives the same bits alone or in a batch); any other joint runs its own
-    ``calc`` and the SE3 product."""
+    ``calc`` and the SE3 product. With ``actions=False`` (a pass that never moves a motion
+    into a child frame: placements only) ``X`` is not built and ``kin.X`` is None."""
     qT, vT = T.rows
     n, nb, B = len(T.tree.order), len(shape), int(np.prod(shape))
     kin = Kinematics()
-    kin.X = X = np.empty((n,) + shape + (6, 6))
+    kin.X = X = np.empty((n,) + shape + (6, 6)) if actions else None
     kin.vJ = None if v is None else np.zeros((n,) + shape + (6,))
     kin.c = None
     R_all, p_all = data.liMi.rotation, data.liMi.translation
@@ -173,8 +174,9 @@ def joint_calc(T, data, q, v, shape):
                 p_all[rows] = (p0 + x * pW).reshape((K,) + shape + (3,))
             else:
                 p_all[rows] = expand(p0[:, 0], nb)
-            # X = liMi.actionInverse = X0 + x XW
-            X[rows] = affine_eval(x, XW, X0).reshape((K,) + shape + (6, 6))
+            if actions:
+                # X = liMi.actionInverse = X0 + x XW
+                X[rows] = affine_eval(x, XW, X0).reshape((K,) + shape + (6, 6))
             fields = {"joint_q": qg, "M": _JointTransforms(group.template, qg)}
             if v is not None:
                 vg = segments(vT, group.v_index, 1, shape)
@@ -191,8 +193,9 @@ def joint_calc(T, data, q, v, shape):
             pP = expand(T.placement_translation[rows], nb)
             R_all[rows] = RP @ M.rotation
             p_all[rows] = pP + matvec(RP, M.translation)
-            # X = liMi.actionInverse
-            X[rows] = action_inverse(R_all[rows], p_all[rows])
+            if actions:
+                # X = liMi.actionInverse
+                X[rows] = action_inverse(R_all[rows], p_all[rows])
             if v is not None:
                 kin.vJ[rows] = jdata.v.vector
                 cj = jdata.c.vector
