@@ -343,7 +343,7 @@ def computeJointJacobians(model, data, q=None):
     data.J = np.zeros(shape + (6, model.nv))
     T = Walk(model, q, None)
     # jcalc(q) -> M_J, S_i ; liMi = jointPlacements[i] * M_J   (every joint: no parent read)
-    joint_calc(T, data, q, None, shape)
+    joint_calc(T, data, q, None, shape, actions=False)
     for level in T.levels:
         _joint_jacobians_forward_step(level, data)
     # J[:, cols_i] = oMi S_i   (every joint: no parent read)

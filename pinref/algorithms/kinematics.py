@@ -80,8 +80,9 @@ def forwardKinematics(model, data, q, v=None, a=None):
         data.a[0] = Motion.Zero()
     T = Walk(model, q, v)
     aT = None if a is None else tangent_rows(a)
-    # jcalc(q[, v]) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J   (every joint)
-    kin = joint_calc(T, data, q, v, shape)
+    # jcalc(q[, v]) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J   (every joint;
+    # X = liMi.actionInverse only with v)
+    kin = joint_calc(T, data, q, v, shape, actions=v is not None)
     for level in T.levels:
         _forward_kinematic_step(level, kin, data, aT, shape)
     data.mark("forwardKinematics", "liMi", "oMi", *arrays)
