@@ -292,15 +292,15 @@ def _joint_jacobians_time_variation_forward_step(level, kin, data):
     V[i] = kin.vJ[i] + matvec(kin.X[i], V[p]) if level.has_parent else kin.vJ[i]
 
 
-def _time_variation_columns(model, T, data, shape):
+def _time_variation_columns(T, data, shape):
     """The statements of JointJacobiansTimeVariationForwardStep after v, for every joint at once
     (no parent read): J's columns, ov and dJ's columns."""
     # J[:, cols_i] = oMi S_i
     cols = world_columns(T, data, data.J, shape)
-    # ov_i = oMi v_i
+    # ov_i = oMi v_i   (rows 1 .. n-1: ov[0] is not written)
     ov = act_motion(data.oMi.rotation, data.oMi.translation, data.v.vector)
-    for i in range(1, model.njoints):
-        data.ov[i] = Motion._wrap(ov[T.pos[i]])
+    widen(data, shape, "ov")
+    data.ov.vector[1:] = ov[1:]
     # dJ[:, cols_i] = ov_i x J[:, cols_i]
     dJT = np.moveaxis(data.dJ, -1, 0)
     for group, J_cols in cols:
@@ -416,7 +416,7 @@ def computeJointJacobiansTimeVariation(model, data, q, v):
     for level in T.levels:
         _joint_jacobians_time_variation_forward_step(level, kin, data)
     # J[:, cols_i] = oMi S_i ; ov_i = oMi v_i ; dJ[:, cols_i] = ov_i x J[:, cols_i]
-    _time_variation_columns(model, T.tree, data, shape)
+    _time_variation_columns(T.tree, data, shape)
     data.mark("computeJointJacobiansTimeVariation", "liMi", "oMi", "v", "ov", "J", "dJ")
     return data.dJ.copy()
 
