@@ -16,19 +16,27 @@
 Gravity enters only through a_gf[0] = -gravity (the "upward acceleration" of the universe).
 fext[i] is the wrench on body i in the LOCAL frame of joint i.
 
-How the code maps to the loop above. A step function takes one tree *level* (``level.rows``:
-every joint ``i`` of one depth, a slice of the stacked caches; ``p``: their parents' rows) and
-runs each statement of Pinocchio's per-joint step for all of them at once: a joint reads only
-its parent, which an earlier level has finished, so the result is the per-joint loop's. The
-backward pass adds the children into their parents in rounds (round r: the r-th child, by
-decreasing index, of every parent), which is Pinocchio's order of the additions. Where C++
-writes ``x += y``, the code writes ``x[i] = x[i] + y``: the rows are updated as a whole, and a
-row of a stacked cache that several children share is read and written once per round.
-``X = liMi.actionInverse`` is built once per joint: ``liMi^-1 m = X m``, ``liMi f = X^T f``;
-cross products are 6x6 products (``pinref/algorithms/_levels.py``). The first statements of the
-forward step, ``jcalc`` and ``liMi``, read no parent: they run for every joint before the level
-loop, one call per kind of joint (``joint_calc``), and so does ``S_i a_i``.
+How the code maps to the loop above. Only two statements of the forward step read the parent:
+``v[i]`` and the last term of ``a_gf[i]``. They run level by level: ``level.rows`` are every
+joint ``i`` of one tree depth (a slice of the stacked caches), ``level.parent_rows`` their
+parents' rows, which an earlier level has finished, so the result is the per-joint loop's. The
+other statements read only joint i's own values and run for every joint at once (rows
+``1 .. n-1``, one NumPy call each): ``jcalc``, ``liMi`` and ``S_i a_i`` before the first level
+loop, ``c_J + v_i x v_J`` between the loop over v and the loop over a_gf, ``h`` and ``f`` after
+it. The forward step is then one thing split in these places; every row is written once, so
+each joint has completed it (and the hooks see it, level by level) when the pass ends.
+
+The backward step reads ``f[i]`` after every child of i has added into it, so it runs level by
+level from the deepest: ``tau_i`` for the joints of the level, then their additions into the
+parents in rounds (round r: the r-th child, by decreasing index, of every parent), which is
+Pinocchio's order of the additions. Where C++ writes ``x += y``, the code writes
+``x[i] = x[i] + y``: the rows are updated as a whole, and a row of a stacked cache that several
+children share is read and written once per round. ``X = liMi.actionInverse`` is built once per
+joint (``joint_calc``): ``liMi^-1 m = X m``, ``liMi f = X^T f``; cross products are 6x6 products
+(``pinref/algorithms/_levels.py``).
 """
+
+import weakref
 
 import numpy as np
 
@@ -36,27 +44,77 @@ from ..spatial import Motion
 from . import steps as S
 from ._args import external_forces, state
 from ._levels import (Walk, crf, crm, expand, full, inputs, joint_calc, kind_subspace_times,
-                      matvec, subspaces, subspace_transpose_times, tangent_rows, vecmat, widen)
+                      matvec, scatter, tangent_rows, vecmat, widen)
 
 
-def _rnea_forward_step(call, level, kin, Sa, T, data, shape):
-    """Mirrors RneaForwardStep::algo for the joints of one level (jcalc, liMi and S_i a_i ran
-    before the level loop: ``kin``, ``Sa``); writes their v, a_gf, h, f."""
-    i, p = level.rows, level.parent_rows
+class _Plan:
+    """What the RNEA family reads of the model's Tree at each call, built once per Tree:
+    ``joints`` (rows 1 .. n-1), ``inertia`` (Y_i of those rows, ``(n-1, 6, 6)``), the levels'
+    ``(rows, parent rows)`` (``below_root``: the levels whose parent is no universe), and for
+    the backward step, per level, ``axis``: the frame-axis 1-dof joints (``tree.BATCHED``, S_i
+    the unit vector e_k) as ``(rows, k, v index)``, and ``others``: the other groups."""
+
+    def __init__(self, tree):
+        n = len(tree.order)
+        self.joints = slice(1, n)
+        self.inertia = tree.inertia_matrix[1:]
+        self.top = tree.levels[0].rows if tree.levels else slice(1, 1)
+        self.levels = [(level.rows, level.parent_rows) for level in tree.levels]
+        self.below_root = [(level.rows, level.parent_rows) for level in tree.levels
+                           if level.has_parent]
+        self.axis, self.others = {}, {}
+        for level in tree.levels:
+            axis = [g for g in level.groups if g.batched]
+            self.others[id(level)] = [g for g in level.groups if not g.batched]
+            if not axis:
+                self.axis[id(level)] = None
+                continue
+            rows = np.concatenate([np.arange(g.rows.start, g.rows.stop) for g in axis])
+            k = np.concatenate([np.full(len(g.ids), np.flatnonzero(g.template._S_col)[0])
+                                for g in axis])
+            v = np.concatenate([g.v_index for g in axis])
+            self.axis[id(level)] = (rows, k, v)
+
+
+_PLANS = weakref.WeakKeyDictionary()
+
+
+def _plan(T):
+    plan = _PLANS.get(T.tree)
+    if plan is None:
+        plan = _PLANS[T.tree] = _Plan(T.tree)
+    return plan
+
+
+def _rnea_forward_step(call, plan, T, kin, Sa, data, shape, fext):
+    """Mirrors RneaForwardStep::algo for every joint (jcalc, liMi and S_i a_i ran before:
+    ``kin``, ``Sa``); writes v, a_gf, h, f. v and the parent's term of a_gf run level by level,
+    the other statements for every joint at once (module docstring). Reports the joints level
+    by level at the end, each level followed by the driver's ``f[i] -= fext[i]`` when given."""
+    J, nb = plan.joints, len(shape)
     V, A, H, F = data.v.vector, data.a_gf.vector, data.h.vector, data.f.vector
-    X, vJ = kin.X[i], kin.vJ[i]
-    # v_i = v_J + liMi^-1 v_parent   (parent > 0)
-    V[i] = vJ + matvec(X, V[p]) if level.has_parent else vJ
-    # a_gf_i = (c_J + v_i x v_J) + S_i a_i + liMi^-1 a_gf_parent
-    bias = matvec(crm(V[i]), vJ)
+    X, vJ = kin.X, kin.vJ
+    # v_i = v_J   (parent = 0)
+    V[plan.top] = vJ[plan.top]
+    for i, p in plan.below_root:
+        # v_i = v_J + liMi^-1 v_parent   (parent > 0)
+        V[i] = vJ[i] + matvec(X[i], V[p])
+    # a_gf_i = (c_J + v_i x v_J) + S_i a_i   (every joint)
+    bias = matvec(crm(V[J]), vJ[J])
     if kin.c is not None:
-        bias = kin.c[i] + bias
-    A[i] = bias + Sa[i] + matvec(X, A[p])
-    # h_i = Y_i v_i ; f_i = Y_i a_gf_i + v_i x* h_i
-    Y = expand(T.inertia_matrix[i], len(shape))
-    H[i] = matvec(Y, V[i])
-    F[i] = matvec(Y, A[i]) + matvec(crf(V[i]), H[i])
-    call.done(S.RNEA_FORWARD, level.forward_ids)
+        bias = kin.c[J] + bias
+    A[J] = bias + Sa[J]
+    for i, p in plan.levels:
+        # a_gf_i += liMi^-1 a_gf_parent
+        A[i] = A[i] + matvec(X[i], A[p])
+    # h_i = Y_i v_i ; f_i = Y_i a_gf_i + v_i x* h_i   (every joint)
+    Y = expand(plan.inertia, nb)
+    H[J] = matvec(Y, V[J])
+    F[J] = matvec(Y, A[J]) + matvec(crf(V[J]), H[J])
+    for level in T.levels:
+        call.done(S.RNEA_FORWARD, level.forward_ids)
+        if fext is not None:
+            call.run(S.RNEA_FEXT, _fext_step, call, S.RNEA_FEXT, level, data, fext)
 
 
 def _fext_step(call, step, level, data, fext):
@@ -69,17 +127,25 @@ def _fext_step(call, step, level, data, fext):
     call.done(step, level.forward_ids)
 
 
-def _rnea_backward_step(call, level, kin, data, tauT, shape):
-    """Mirrors RneaBackwardStep::algo for the joints of one level; accumulates tau_i and
-    f[parent]."""
-    i, F = level.rows, data.f.vector
-    # tau_i = S_i^T f_i
-    subspace_transpose_times(level, subspaces(level, data), F[i], tauT, shape)
+def _rnea_backward_step(call, plan, level, kin, data, tauT, shape):
+    """Mirrors RneaBackwardStep::algo for the joints of one level (their children's levels
+    have added into their f); accumulates tau_i and f[parent]. For the frame-axis 1-dof joints
+    S_i^T f_i is entry k of f_i (S_i = e_k); the other joints multiply by their S."""
+    F = data.f.vector
+    axis = plan.axis[id(level)]
+    if axis is not None:
+        rows, k, v = axis
+        # tau_i += S_i^T f_i   (S_i = e_k: entry k of f_i)
+        tauT[v] = tauT[v] + F[rows, ..., k]
+    for group in plan.others[id(level)]:
+        S_i = data.joints[group.ids[0]].S
+        # tau_i += S_i^T f_i
+        scatter(tauT, group.v_index, vecmat(F[group.rows], S_i), shape, add=1)
     if not level.has_parent:
         call.done(S.RNEA_BACKWARD, level.backward_ids)
         return
     # f_parent += liMi f_i   (= X^T f_i), children in decreasing index, one round at a time
-    Xf = vecmat(F[i], kin.X[i])
+    Xf = vecmat(F[level.rows], kin.X[level.rows])
     for children, parents, ids in level.rounds:
         F[parents] = F[parents] + Xf[children]
         call.done(S.RNEA_BACKWARD, ids)
@@ -117,6 +183,7 @@ def rnea(model, data, q, v, a, fext=None):
     widen(data, shape, "liMi", "v", "a_gf", "h", "f")
     data.tau = np.zeros(shape + (model.nv,))
     T = Walk(model, q, v)
+    plan = _plan(T)
     with S.Call("rnea", model, data, arguments) as call:
         data.v[0] = Motion.Zero()
         data.a_gf[0] = -model.gravity
@@ -124,37 +191,40 @@ def rnea(model, data, q, v, a, fext=None):
         # X = liMi.actionInverse ; S_i a_i   (every joint: no parent read)
         kin = joint_calc(T, data, q, v, shape)
         Sa = kind_subspace_times(T, data, tangent_rows(a), shape)
-        for level in T.levels:
-            call.run(S.RNEA_FORWARD, _rnea_forward_step, call, level, kin, Sa, T, data, shape)
-            if fext is not None:
-                call.run(S.RNEA_FEXT, _fext_step, call, S.RNEA_FEXT, level, data, fext)
+        call.run(S.RNEA_FORWARD, _rnea_forward_step, call, plan, T, kin, Sa, data, shape, fext)
         tauT = tangent_rows(data.tau)
         for level in reversed(T.levels):
-            call.run(S.RNEA_BACKWARD, _rnea_backward_step, call, level, kin, data, tauT, shape)
+            call.run(S.RNEA_BACKWARD, _rnea_backward_step, call, plan, level, kin, data, tauT,
+                     shape)
         call.run(S.RNEA_ARMATURE, _armature_step, call, model, data, a)
         call.shape = shape
     data.mark("rnea", "liMi", "v", "a_gf", "h", "f", "tau")
     return data.tau.copy()
 
 
-def _nle_forward_step(level, kin, T, data, shape):
-    """Mirrors NLEForwardStep::algo: RNEA's forward step with a = 0; h is not written.
+def _nle_forward_step(plan, kin, data, shape):
+    """Mirrors NLEForwardStep::algo for every joint: RNEA's forward step with a = 0, split in
+    the same places; h is not written.
 
     Pinocchio evaluates v x* (Y v) in the closed form ``Y.vxiv(v)``; here it is the same 6x6
     products as RNEA's (equal up to rounding)."""
-    i, p = level.rows, level.parent_rows
+    J, nb = plan.joints, len(shape)
     V, A, F = data.v.vector, data.a_gf.vector, data.f.vector
-    X, vJ = kin.X[i], kin.vJ[i]
-    # v_i = v_J + liMi^-1 v_parent   (parent > 0)
-    V[i] = vJ + matvec(X, V[p]) if level.has_parent else vJ
-    # a_gf_i = (c_J + v_i x v_J) + liMi^-1 a_gf_parent
-    bias = matvec(crm(V[i]), vJ)
-    if kin.c is not None:
-        bias = kin.c[i] + bias
-    A[i] = bias + matvec(X, A[p])
-    # f_i = Y_i a_gf_i + v_i x* (Y_i v_i)
-    Y = expand(T.inertia_matrix[i], len(shape))
-    F[i] = matvec(Y, A[i]) + matvec(crf(V[i]), matvec(Y, V[i]))
+    X, vJ = kin.X, kin.vJ
+    # v_i = v_J   (parent = 0)
+    V[plan.top] = vJ[plan.top]
+    for i, p in plan.below_root:
+        # v_i = v_J + liMi^-1 v_parent   (parent > 0)
+        V[i] = vJ[i] + matvec(X[i], V[p])
+    # a_gf_i = c_J + v_i x v_J   (every joint)
+    bias = matvec(crm(V[J]), vJ[J])
+    A[J] = bias if kin.c is None else kin.c[J] + bias
+    for i, p in plan.levels:
+        # a_gf_i += liMi^-1 a_gf_parent
+        A[i] = A[i] + matvec(X[i], A[p])
+    # f_i = Y_i a_gf_i + v_i x* (Y_i v_i)   (every joint)
+    Y = expand(plan.inertia, nb)
+    F[J] = matvec(Y, A[J]) + matvec(crf(V[J]), matvec(Y, V[J]))
 
 
 def nonLinearEffects(model, data, q, v):
@@ -171,26 +241,27 @@ def nonLinearEffects(model, data, q, v):
     data.v[0] = Motion.Zero()
     data.a_gf[0] = -model.gravity
     T = Walk(model, q, v)
+    plan = _plan(T)
     # jcalc(q, v) ; liMi = jointPlacements[i] * M_J ; X = liMi.actionInverse   (every joint)
     kin = joint_calc(T, data, q, v, shape)
-    for level in T.levels:
-        _nle_forward_step(level, kin, T, data, shape)
+    _nle_forward_step(plan, kin, data, shape)
     nleT = tangent_rows(data.nle)
     for level in reversed(T.levels):
-        _rnea_backward_step(S.QUIET, level, kin, data, nleT, shape)
+        _rnea_backward_step(S.QUIET, plan, level, kin, data, nleT, shape)
     data.mark("nonLinearEffects", "liMi", "v", "a_gf", "f", "nle")
     return data.nle.copy()
 
 
-def _gravity_forward_step(level, kin, T, data, shape):
-    """Mirrors ComputeGeneralizedGravityForwardStep::algo: a_gf_i = liMi^-1 a_gf_parent,
-    f_i = Y_i a_gf_i (jcalc and liMi ran before the level loop)."""
-    i, p = level.rows, level.parent_rows
-    A, F = data.a_gf.vector, data.f.vector
-    # a_gf_i = liMi^-1 a_gf_parent
-    A[i] = matvec(kin.X[i], A[p])
-    # f_i = Y_i a_gf_i
-    F[i] = matvec(expand(T.inertia_matrix[i], len(shape)), A[i])
+def _gravity_forward_step(plan, kin, data, shape):
+    """Mirrors ComputeGeneralizedGravityForwardStep::algo for every joint: a_gf_i = liMi^-1
+    a_gf_parent level by level, then f_i = Y_i a_gf_i for every joint at once (jcalc and liMi
+    ran before)."""
+    J, A, F = plan.joints, data.a_gf.vector, data.f.vector
+    for i, p in plan.levels:
+        # a_gf_i = liMi^-1 a_gf_parent
+        A[i] = matvec(kin.X[i], A[p])
+    # f_i = Y_i a_gf_i   (every joint)
+    F[J] = matvec(expand(plan.inertia, len(shape)), A[J])
 
 
 def _static_torque(model, data, q, fext):
@@ -201,15 +272,16 @@ def _static_torque(model, data, q, fext):
     out = np.zeros(shape + (model.nv,))
     data.a_gf[0] = -model.gravity
     T = Walk(model, q, None)
+    plan = _plan(T)
     # jcalc(q) ; liMi = jointPlacements[i] * M_J ; X = liMi.actionInverse   (every joint)
     kin = joint_calc(T, data, q, None, shape)
-    for level in T.levels:
-        _gravity_forward_step(level, kin, T, data, shape)
-        if fext is not None:
+    _gravity_forward_step(plan, kin, data, shape)
+    if fext is not None:
+        for level in T.levels:
             _fext_step(S.QUIET, S.RNEA_FEXT, level, data, fext)
     outT = tangent_rows(out)
     for level in reversed(T.levels):
-        _rnea_backward_step(S.QUIET, level, kin, data, outT, shape)
+        _rnea_backward_step(S.QUIET, plan, level, kin, data, outT, shape)
     return out
 
 
