@@ -79,6 +79,7 @@ from .rnea_derivatives import (
     external_world_forces,
     matrix_face,
     motion_derivative_columns,
+    moved,
     packed,
     subspace_columns,
     subtree_sums_step,
@@ -91,20 +92,20 @@ def _joint_matrices(x, nvg, K):
     """Columns ``(K * nvg, *batch, 6)`` of K joints as their matrices ``(K, *batch, 6, nvg)``."""
     if nvg == 1:
         return x[..., None]
-    return np.moveaxis(x.reshape((K, nvg) + x.shape[1:]), 1, -1)
+    return moved(x.reshape((K, nvg) + x.shape[1:]), 1, -1)
 
 
 def _joint_vectors(xT, nvg, K):
     """Entries ``(K * nvg, *batch)`` of K joints as ``(K, *batch, nvg)``."""
     if nvg == 1:
         return xT[..., None]
-    return np.moveaxis(xT.reshape((K, nvg) + xT.shape[1:]), 1, -1)
+    return moved(xT.reshape((K, nvg) + xT.shape[1:]), 1, -1)
 
 
 def _entries(x):
     """``(K, *batch, nvg)`` as ``(K * nvg, *batch)`` (the inverse of ``_joint_vectors``)."""
     return x.reshape(x.shape[:-1]) if x.shape[-1] == 1 else \
-        np.moveaxis(x, -1, 1).reshape((-1,) + x.shape[1:-1])
+        moved(x, -1, 1).reshape((-1,) + x.shape[1:-1])
 
 
 def _stys_inversion(group, StU):
@@ -179,7 +180,7 @@ def _aba_derivatives_backward_step1(level, L, C, model, data, P, J, F, MinvT, uT
         write_joint_data(data, group, U=Ug, StU=StU, Dinv=Dinv, UDinv=UDinv)
         D.append((Dinv, UDinv))
         # Minv[i, i] = Dinv_i
-        MinvT[own] = np.moveaxis(Dinv, (-2, -1), (1, 2)).reshape((-1,) + Dinv.shape[1:-2])
+        MinvT[own] = moved(moved(Dinv, -2, 1), -1, 2).reshape((-1,) + Dinv.shape[1:-2])
         # SDinv_i = J_i Dinv_i   (kept for the joints with children)
         SDinv[span] = _entries_of_columns(Jg @ Dinv)
         if level.has_parent:
@@ -189,11 +190,10 @@ def _aba_derivatives_backward_step1(level, L, C, model, data, P, J, F, MinvT, uT
     data.SDinv[..., inner] = matrix_face(SDinv[inner_local])
     # Minv[i, sub+_i] = -SDinv_i^T F[sub+_i]   (joints with children)
     rows, plus_cols, local = L.plus
-    MinvT[rows, plus_cols] = -np.moveaxis((columns_first(SDinv) @ matrix_face(F))[..., local,
-                                                                                   plus_cols],
-                                          -1, 0)
+    MinvT[rows, plus_cols] = -moved((columns_first(SDinv) @ matrix_face(F))[..., local, plus_cols],
+                                    -1, 0)
     # F[sub_i] += U_i Minv[i, sub_i]   (F[sub_i] = ... for a leaf, whose F[sub_i] is still 0)
-    UM = np.moveaxis(matrix_face(Ul) @ np.moveaxis(MinvT[cols], (0, 1), (-2, -1)), -1, 0)
+    UM = moved(matrix_face(Ul) @ _batch_first(MinvT[cols]), -1, 0)
     F[L.update] = F[L.update] + UM[L.update]
     if not level.has_parent:
         return D
@@ -209,7 +209,7 @@ def _aba_derivatives_backward_step1(level, L, C, model, data, P, J, F, MinvT, uT
 def _entries_of_columns(x):
     """Joint matrices ``(K, *batch, 6, nvg)`` as columns ``(K * nvg, *batch, 6)``."""
     return x[..., 0] if x.shape[-1] == 1 else \
-        np.moveaxis(x, -1, 1).reshape((-1,) + x.shape[1:-1])
+        moved(x, -1, 1).reshape((-1,) + x.shape[1:-1])
 
 
 def armature_rows(model, group, nb):
@@ -246,12 +246,12 @@ def _aba_derivatives_forward_step2(level, L, D, data, J, MinvT, uT, ddqT, shape)
         Jg = _joint_matrices(J[L.cols[span]], nvg, K)
         # oa_gf_i += J_i ddq_i
         OA_GF[rows_g] = OA_GF[rows_g] + matvec(Jg, ddq)
-        Mrows = np.moveaxis(MinvT[group.v_index], (0, 1), (-2, -1))     # (*batch, K nvg, nv)
+        Mrows = _batch_first(MinvT[group.v_index])                      # (*batch, K nvg, nv)
         if level.has_parent:
             Fp = Fm[p][g] if isinstance(p, slice) else Fm[p[g]]
             # Minv[i, idx_v:] -= UDinv_i^T Fcrb[parent][idx_v:]
             Mrows = Mrows - _rows_of_joints(UDinv.mT @ Fp)
-            MinvT[group.v_index] = np.moveaxis(Mrows, (-2, -1), (0, 1))
+            MinvT[group.v_index] = _tangent_first(Mrows)
         # Fcrb[i][idx_v:] = J_i Minv[i, idx_v:] (+ Fcrb[parent][idx_v:])
         Fi = Jg @ _joints_of_rows(Mrows, K, nvg)
         if level.has_parent:
@@ -260,15 +260,25 @@ def _aba_derivatives_forward_step2(level, L, D, data, J, MinvT, uT, ddqT, shape)
         Fm[lo + g.start + k, ..., c] = Fi[k, ..., c]
 
 
+def _batch_first(x):
+    """``(nv, nv, *batch)`` as ``(*batch, nv, nv)`` (a view)."""
+    return moved(moved(x, 0, -1), 0, -1)
+
+
+def _tangent_first(x):
+    """``(*batch, nv, nv)`` as ``(nv, nv, *batch)`` (a view)."""
+    return moved(moved(x, -1, 0), -1, 0)
+
+
 def _rows_of_joints(x):
     """``(K, *batch, nvg, nv)`` as ``(*batch, K * nvg, nv)``."""
-    y = np.moveaxis(x, 0, -3)
+    y = moved(x, 0, -3)
     return y.reshape(y.shape[:-3] + (-1, y.shape[-1]))
 
 
 def _joints_of_rows(x, K, nvg):
     """``(*batch, K * nvg, nv)`` as ``(K, *batch, nvg, nv)``."""
-    return np.moveaxis(x.reshape(x.shape[:-2] + (K, nvg, x.shape[-1])), -3, 0)
+    return moved(x.reshape(x.shape[:-2] + (K, nvg, x.shape[-1])), -3, 0)
 
 
 def _aba_derivatives_forward2_columns(model, T, C, data, Y, dY, OF, J, Xf, fext, shape):
@@ -358,7 +368,7 @@ def computeABADerivatives(model, data, q, v, tau, fext=None):
     uT, ddqT = tangent_rows(u), tangent_rows(ddq)
     data.SDinv = _in_place(data.SDinv, shape + (6, nv))
     Minv = np.zeros(shape + (nv, nv))
-    MinvT = np.moveaxis(Minv, (-2, -1), (0, 1))
+    MinvT = _tangent_first(Minv)
     F = np.zeros((nv,) + shape + (6,))                  # Fcrb[0], column first
     T = Walk(model, q, v)
     C = columns(model, T)
