@@ -74,13 +74,19 @@ def rotation_basis(axis):
 
 
 def rotation_from_cos_sin(cs, basis):
-    """R about the basis' axis from ``cs = (cos, sin)`` ``(..., 2)``: ``(..., 3, 3)``.
+    """R about the basis' axis from ``cs = (cos, sin)`` ``(..., 2)``: ``(..., 3, 3)``."""
+    return axis_rotation(cs[..., 0:1], cs[..., 1:2], basis)
 
-    Elementwise (``c Bc + s Bs + B0``), so that a state gives the same bits alone or in a batch
-    (a matrix product would fold the batch into one BLAS call with another summation order).
+
+def axis_rotation(c, s, basis):
+    """``R = B0 + c Bc + s Bs`` from the cosine and sine ``c``, ``s`` ``(..., 1)``: ``(..., 3, 3)``;
+    the basis' arrays may carry leading axes too (one axis per joint coordinate).
+
+    Elementwise, so that a state gives the same bits alone or in a batch (a matrix product
+    would fold the batch into one BLAS call with another summation order).
     """
     B0, Bc, Bs = basis
-    return (cs[..., 0:1] * Bc + cs[..., 1:2] * Bs + B0).reshape(cs.shape[:-1] + (3, 3))
+    return (c * Bc + s * Bs + B0).reshape(c.shape[:-1] + (3, 3))
 
 
 def frame_axis_rotation(cs, k):
@@ -97,6 +103,13 @@ def affine_eval(x, W, W0):
     for k in range(1, W.shape[0]):
         out = out + x[..., k:k + 1] * W[k]
     return out
+
+
+def components(x):
+    """The entries of ``x``'s last axis, to unpack: ``x0, x1, ... = components(x)`` gives
+    ``x[..., 0], x[..., 1], ...``, each of the batch shape (views). For a single state they are
+    NumPy scalars, whose arithmetic costs a tenth of a 0-d array's."""
+    return x.transpose((x.ndim - 1,) + tuple(range(x.ndim - 1)))
 
 
 def cos_sin(theta):
@@ -248,12 +261,3 @@ class UnalignedJointModel(JointModel):
     def _set_axis(self, u):
         raise NotImplementedError
 
-
-def affine_map(blocks, n):
-    """``(W, W0)`` with ``blocks(x) == x @ W + W0`` for every ``x`` of size n, when ``blocks``
-    (a function of n numbers returning a flat array) is affine in them, as the joint transforms
-    are in (x, y, cos, sin) and their motion subspaces in (cos, sin). Evaluated once, at import
-    or construction, so that ``calc`` builds every state-dependent block with one product."""
-    W0 = np.asarray(blocks(*np.zeros(n)), dtype=float)
-    W = np.stack([np.asarray(blocks(*e), dtype=float) - W0 for e in np.eye(n)])
-    return read_only(W), read_only(W0)

@@ -8,7 +8,7 @@ v = (q_dot_0, q_dot_1, 0; 0, 0, q_dot_2), c = 0 (zero in Pinocchio 3.8 too).
 
 import numpy as np
 
-from ._axis import EYES, affine_map, read_only
+from ._axis import EYES, read_only
 from .base import JointData, JointModel
 from .liegroup import SpecialEuclidean2
 from ..spatial import SE3, Motion
@@ -17,14 +17,6 @@ from ..spatial import SE3, Motion
 _COLUMNS = read_only([0, 1, 5]).astype(np.intp)
 _S = read_only(np.eye(6)[:, _COLUMNS])
 _ST = read_only(_S.T)
-
-
-def _placement(x, y, c, s):
-    """(R flattened, p) of M, affine in (x, y, c, s)."""
-    return np.concatenate((np.ravel([[c, -s, 0], [s, c, 0], [0, 0, 1]]), [x, y, 0]))
-
-
-_W, _W0 = affine_map(_placement, 4)
 
 
 class JointModelPlanar(JointModel):
@@ -43,10 +35,22 @@ class JointModelPlanar(JointModel):
         S constant ; v = S q_dot ; c = 0."""
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
-        Rp = qs @ _W + _W0  # 0/+-1 coefficients, one term per entry: exact
-        jdata.M = SE3._wrap(Rp[..., :9].reshape(qs.shape[:-1] + (3, 3)), Rp[..., 9:])
+        b = qs.shape[:-1]
+        c, s = qs[..., 2], qs[..., 3]
+        # R = [[c, -s, 0], [s, c, 0], [0, 0, 1]]
+        R = np.zeros(b + (3, 3))
+        R[..., 0, 0] = c
+        R[..., 0, 1] = -s
+        R[..., 1, 0] = s
+        R[..., 1, 1] = c
+        R[..., 2, 2] = 1.0
+        # p = (x, y, 0)
+        p = np.zeros(b + (3,))
+        p[..., :2] = qs[..., :2]
+        jdata.M = SE3._wrap(R, p)
         if vs is not None:
             jdata.joint_v = vs
+            # v = S q_dot = (q_dot_0, q_dot_1, 0; 0, 0, q_dot_2): (vx, vy, wz), exact (0/1 entries)
             jdata.v = Motion._wrap(vs @ _ST)
 
     def calc_aba(self, jdata, armature, I, update_I):

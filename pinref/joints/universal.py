@@ -1,13 +1,16 @@
 """The universal (Cardan) joint: a rotation about axis1, then about axis2 in the rotated frame
 (multibody/joint/joint-universal.hpp).
 
-nq = nv = 2, q = (theta1, theta2). With R1 = R(axis1, theta1), R2 = R(axis2, theta2) (the
-axis-angle formula of math/rotation.hpp) and c2, s2 the cosine and sine of theta2:
+nq = nv = 2, q = (q0, q1). With c_k, s_k the cosine and sine of q_k and R1 = R(axis1, q0),
+R2 = R(axis2, q1) (the axis-angle formula of math/rotation.hpp, ``toRotationMatrix``):
 
     M = (R1 R2, 0)
     S = [0; S_ang],  S_ang = [R2^T axis1, axis2]
-    v = (0; S_ang q_dot)
-    c = (0; t qd1 qd0),  t = s2 axis2 (axis2 . axis1) - s2 axis1 + c2 (axis1 x axis2)
+    v = S q_dot = (0; S_ang q_dot)
+    c = (0; t qd1 qd0),  t = s1 (axis2 (axis2 . axis1) - axis1) + c1 (axis1 x axis2)
+
+t is Pinocchio's ``tmp`` of each row of c, its sin and cos parts gathered (two constant
+directions, built when an axis is set).
 
 Pinocchio asks for unit, orthogonal axes (checked by assertions in debug builds only); the
 formulas above hold for any two axes, and pinref takes the axes as given.
@@ -15,12 +18,13 @@ formulas above hold for any two axes, and pinref takes the axes as given.
 
 import numpy as np
 
-from ._axis import EYES, ZERO3, affine_eval, affine_map, check_axis, cos_sin, unit_vector
+from ._axis import (EYES, ZERO3, axis_rotation, check_axis, read_only, rotation_basis,
+                    unit_vector)
 from .base import JointData, JointModel
 from .liegroup import VectorSpace
 from ..errors import ShapeError
 from ..spatial import SE3, Motion
-from ..spatial._kernels import ANGULAR, matvec, skew
+from ..spatial._kernels import ANGULAR, cross, matvec
 
 
 class JointModelUniversal(JointModel):
@@ -67,20 +71,12 @@ class JointModelUniversal(JointModel):
 
     def _set_axes(self):
         a1, a2 = self._axis1, self._axis2
-        uu1, uu2 = np.outer(a1, a1), np.outer(a2, a2)
-        a1xa2 = skew(a1) @ a2
-
-        def blocks(c1, c2, s1, s2):
-            """R1, R2 ``(3, 3)``, S ``(6, 2)`` and the bias direction t padded to 6, flattened;
-            affine in (c1, c2, s1, s2)."""
-            R1 = uu1 + c1 * (np.eye(3) - uu1) + s1 * skew(a1)
-            R2 = uu2 + c2 * (np.eye(3) - uu2) + s2 * skew(a2)
-            S = np.zeros((6, 2))
-            S[ANGULAR, 0], S[ANGULAR, 1] = a1 @ R2, a2
-            t = s2 * a2 * (a2 @ a1) - s2 * a1 + c2 * a1xa2
-            return np.concatenate((R1.ravel(), R2.ravel(), S.ravel(), np.zeros(3), t))
-
-        self._W, self._W0 = affine_map(blocks, 4)
+        # (B0, Bc, Bs) of axis1 and axis2, stacked: (2, 9) each
+        self._rotations = tuple(read_only(np.stack(B))
+                                for B in zip(rotation_basis(a1), rotation_basis(a2)))
+        # The bias direction t = s1 (axis2 (axis2 . axis1) - axis1) + c1 (axis1 x axis2), by part.
+        self._t_sin = read_only(a2 * (a2 @ a1) - a1)
+        self._t_cos = read_only(cross(a1, a2))
 
     def createData(self):
         return JointData(self.classname(), 2, 2, np.zeros((6, 2)))
@@ -91,14 +87,26 @@ class JointModelUniversal(JointModel):
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
         b = qs.shape[:-1]
-        L = affine_eval(cos_sin(qs), self._W, self._W0)
-        jdata.M = SE3._wrap(L[..., :9].reshape(b + (3, 3)) @ L[..., 9:18].reshape(b + (3, 3)),
-                            ZERO3)
-        jdata.S = L[..., 18:30].reshape(b + (6, 2))
+        cos, sin = np.cos(qs)[..., None], np.sin(qs)[..., None]  # (..., 2, 1): c_k, s_k
+        # R1 = R(axis1, q0), R2 = R(axis2, q1): R_k = u u^T + c_k (I3 - u u^T) + s_k [u]x
+        R12 = axis_rotation(cos, sin, self._rotations)
+        R1, R2 = R12[..., 0, :, :], R12[..., 1, :, :]
+        # M = (R1 R2, 0)
+        jdata.M = SE3._wrap(R1 @ R2, ZERO3)
+        # S = [0; R2^T axis1, axis2]
+        S = np.zeros(b + (6, 2))
+        S[..., ANGULAR, 0] = self._axis1 @ R2
+        S[..., ANGULAR, 1] = self._axis2
+        jdata.S = S
         if vs is not None:
             jdata.joint_v = vs
-            jdata.v = Motion._wrap(matvec(jdata.S, vs))
-            jdata.c = Motion._wrap(L[..., 30:] * (vs[..., 1:2] * vs[..., 0:1]))
+            # v = S q_dot
+            jdata.v = Motion._wrap(matvec(S, vs))
+            # c = (0; t qd1 qd0),  t = s1 (axis2 (axis2 . axis1) - axis1) + c1 (axis1 x axis2)
+            t = sin[..., 1, :] * self._t_sin + cos[..., 1, :] * self._t_cos
+            c = np.zeros(b + (6,))
+            c[..., ANGULAR] = t * (vs[..., 1:2] * vs[..., 0:1])
+            jdata.c = Motion._wrap(c)
 
     def calc_aba(self, jdata, armature, I, update_I):
         """U = I S = I[:, 3:6] S_ang ; StU = S_ang^T U[3:6, :] + diag(armature) ;
