@@ -173,8 +173,7 @@ def _aba_derivatives_backward_step1(level, L, C, model, data, P, J, F, MinvT, uT
         K, nvg, g = len(group.ids), group.nv, slice(group.rows.start - lo, group.rows.stop - lo)
         Jg, Ug = _joint_matrices(Jl[span], nvg, K), _joint_matrices(Ul[span], nvg, K)
         # StU_i = J_i^T U_i + armature_i ;  Dinv_i = StU_i^-1 ;  UDinv_i = U_i Dinv_i
-        StU = Jg.mT @ Ug
-        StU[..., range(nvg), range(nvg)] += armature_rows(model, group, len(shape))
+        StU = Jg.mT @ Ug + np.eye(nvg) * armature_rows(model, group, len(shape))[..., None]
         Dinv = _stys_inversion(group, StU)
         UDinv = Ug @ Dinv
         write_joint_data(data, group, U=Ug, StU=StU, Dinv=Dinv, UDinv=UDinv)
@@ -187,11 +186,12 @@ def _aba_derivatives_backward_step1(level, L, C, model, data, P, J, F, MinvT, uT
             # oYaba_i -= UDinv_i U_i^T
             Ia.append((g, Ya[i][g] - UDinv @ Ug.mT, UDinv, group))
     inner, inner_local = L.inner
-    data.SDinv[..., inner] = matrix_face(SDinv[inner_local])
-    # Minv[i, sub+_i] = -SDinv_i^T F[sub+_i]   (joints with children)
-    rows, plus_cols, local = L.plus
-    MinvT[rows, plus_cols] = -moved((columns_first(SDinv) @ matrix_face(F))[..., local, plus_cols],
-                                    -1, 0)
+    if len(inner):
+        data.SDinv[..., inner] = matrix_face(SDinv[inner_local])
+        # Minv[i, sub+_i] = -SDinv_i^T F[sub+_i]   (joints with children)
+        rows, plus_cols, local = L.plus
+        SDinvF = columns_first(SDinv) @ matrix_face(F)
+        MinvT[rows, plus_cols] = -moved(SDinvF[..., local, plus_cols], -1, 0)
     # F[sub_i] += U_i Minv[i, sub_i]   (F[sub_i] = ... for a leaf, whose F[sub_i] is still 0)
     UM = moved(matrix_face(Ul) @ _batch_first(MinvT[cols]), -1, 0)
     F[L.update] = F[L.update] + UM[L.update]

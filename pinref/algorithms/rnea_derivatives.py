@@ -182,7 +182,7 @@ def _in_place(array, shape):
     values; reusing the buffer reproduces that and spares NumPy fresh memory on every call.
     """
     if (isinstance(array, np.ndarray) and array.shape == shape and array.dtype == np.float64
-            and array.flags.writeable):
+            and array.flags.writeable and array.flags.c_contiguous):
         return array
     return np.zeros(shape)
 
@@ -204,11 +204,20 @@ def _gravity_cross(model):
 # --- the columns of every joint, once per model -------------------------------------------------
 
 
-def _pairs(blocks):
-    """Row and column indices of the entries of the blocks ``(rows, cols)`` (ranges)."""
+class Entries:
+    """Entries ``(r[k], c[k])`` of an ``(nv, nv)`` matrix, with their flat indices ``r nv + c``
+    (``flat``) and those of the transposed entries ``(c[k], r[k])`` (``flat_t``)."""
+
+    def __init__(self, r, c, nv):
+        self.r, self.c = np.array(r, dtype=np.intp), np.array(c, dtype=np.intp)
+        self.flat, self.flat_t = self.r * nv + self.c, self.c * nv + self.r
+
+
+def _pairs(blocks, nv):
+    """The entries of the blocks ``(rows, cols)`` (ranges)."""
     r = [k for rows, cols in blocks for k in rows for _ in cols]
     c = [k for rows, cols in blocks for _ in rows for k in cols]
-    return np.array(r, dtype=np.intp), np.array(c, dtype=np.intp)
+    return Entries(r, c, nv)
 
 
 class Columns:
@@ -240,8 +249,8 @@ class Columns:
         # per row 1..: the parent's row, and which rows are root joints
         self.row_parent = np.array([pos[model.parents[i]] for i in tree.order[1:]], dtype=np.intp)
         self.root_rows = np.flatnonzero(self.row_parent == 0)
-        self.own, self.plus, self.anc = _pairs(own), _pairs(plus), _pairs(anc)
-        self.sub = tuple(np.concatenate(x) for x in zip(self.own, self.plus))
+        self.own, self.plus, self.anc = _pairs(own, nv), _pairs(plus, nv), _pairs(anc, nv)
+        self.sub = _pairs(own + plus, nv)
         self.inner = np.array(inner, dtype=np.intp)
         self.leaf = np.setdiff1d(np.arange(nv), self.inner)
         self.levels = [LevelColumns(model, level, self) for level in tree.levels]
@@ -408,10 +417,12 @@ def packed(n, shape, *widths):
 
 
 def write_blocks(out, entries, values, transpose=False):
-    """``out[..., r, c] = values[..., r, c]`` for the entries ``(r, c)`` (``transpose``: the
-    entries ``(c, r)``); ``out`` and ``values`` ``(..., nv, nv)``."""
-    r, c = entries[::-1] if transpose else entries
-    out[..., r, c] = values[..., r, c]
+    """``out[..., r, c] = values[..., r, c]`` for the :class:`Entries` ``(r, c)`` (``transpose``:
+    the entries ``(c, r)``); ``out`` and ``values`` C-contiguous ``(..., nv, nv)``, indexed
+    flat (one index array instead of two)."""
+    index = entries.flat_t if transpose else entries.flat
+    flat = out.shape[:-2] + (-1,)
+    out.reshape(flat)[..., index] = values.reshape(flat)[..., index]
 
 
 def columns_first(x):
