@@ -46,9 +46,9 @@ import numpy as np
 
 from ..errors import ModelError
 from ..model.tree import tree
-from ..spatial._kernels import ANGULAR, LINEAR, cross, matvec, mT
+from ..spatial._kernels import ANGULAR, LINEAR, cross, matvec
 from ._args import NO_DATA, KinematicLevel, check_data
-from ._levels import expand, scatter
+from ._levels import expand
 from .frames import require_acceleration
 from .jacobian import world_columns
 from .kinematics import forwardKinematics
@@ -220,15 +220,12 @@ def _jacobian_com_columns(T, data, sums, shape):
     """J's and Jcom's columns of every joint (the statements of JacobianCenterOfMassBackwardStep
     that read no parent; ``com_i``, ``mass_i`` are the subtree sums, complete once the loop
     has folded the children in)."""
-    JcomT = np.moveaxis(data.Jcom, -1, 0)
     # J[:, cols_i] = oMi S_i
-    for group, J_cols in world_columns(T, data, data.J, shape):
-        mass = sums.mass[group.rows].reshape((-1,) + (1,) * len(shape) + (1, 1))
-        com = sums.com[group.rows][..., None, :]
-        # Jcom[:, k] += mass_i J_k.linear - com_i x J_k.angular
-        com_x_w = mT(cross(com, mT(J_cols[..., ANGULAR, :])))
-        scatter(JcomT, group.v_index, mass * J_cols[..., LINEAR, :] - com_x_w, shape + (3,),
-                add=1)
+    J_cols, rows = world_columns(T, data, data.J, shape)
+    mass = sums.mass[rows].reshape((-1,) + (1,) * (len(shape) + 1))
+    # Jcom[:, k] += mass_i J_k.linear - com_i x J_k.angular
+    JcomT = np.moveaxis(data.Jcom, -1, 0)
+    JcomT += mass * J_cols[..., LINEAR] - cross(sums.com[rows], J_cols[..., ANGULAR])
 
 
 def jacobianCenterOfMass(model, data, q=None, compute_subtree_coms=True):

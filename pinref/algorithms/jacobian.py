@@ -39,8 +39,8 @@ How computeJointJacobians and computeJointJacobiansTimeVariation map to the loop
 and liMi read no parent and run for every joint before the level loop (``joint_calc``); oMi
 (and v) run for all the joints of one tree level at once (``kinematics.world_placements``; see
 kinematics.py); the column statements (J, ov, dJ) read only joint i's own rows, so they run for
-every joint after the level loop, one product per kind of joint (``world_columns``), written
-into J's columns through a view with the tangent axis first (``_levels.scatter``). The
+every joint after the level loop, in one action over all of J's columns (``world_columns``:
+column k gathers the oMi of its joint), written through a view with the column axis first. The
 single-joint and single-frame Jacobians (computeJointJacobian, and computeFrameJacobian in
 frames.py) visit only the joints that support the target, as Pinocchio: jcalc and liMi for all
 of them at once, the chain of placements (oMi root to tip, iMf tip to root) one joint at a
@@ -51,16 +51,17 @@ Every public function returns an owned array; ``get*`` functions read the caches
 """
 
 import operator
+import weakref
 
 import numpy as np
 
 from ..errors import ModelError
-from ..spatial import SE3, Motion
 from ..model.tree import tree
-from ..spatial._kernels import (ANGULAR, LINEAR, act_inv_motion, act_motion, cross, matvec,
+from ..spatial import SE3, Motion
+from ..spatial._kernels import (LINEAR, act_inv_motion, act_motion, cross, matvec,
                                 motion_cross_motion, mT, stack6)
 from ._args import ReferenceFrame, check_data, state
-from ._levels import Walk, expand, full, joint_calc, kind_subspace, scatter, widen
+from ._levels import Walk, expand, full, joint_calc, widen
 from .kinematics import world_placements
 
 _FIX_J = "computeJointJacobians(model, data, q)"
@@ -117,28 +118,6 @@ def per_column(x):
     return Motion._wrap(x.vector[..., None, :])
 
 
-def act_set(M, S):
-    """``motionSet::se3Action``: M.act(S_k) for every column S_k = (v_k; w_k) of S (..., 6, k):
-
-        (R v_k + p x (R w_k) ; R w_k)        (== M.action @ S, and per_column(M).act(columns(S)))
-
-    R multiplies [v_1 .. v_k  w_1 .. w_k] in one product; when S is constant (no batch axes)
-    and M is batched, that product is a single (B*3, 3) x (3, 2k) matrix product.
-    """
-    k = S.shape[-1]
-    # [R v | R w]
-    V = np.concatenate((S[..., LINEAR, :], S[..., ANGULAR, :]), axis=-1)
-    R = M.rotation
-    if S.ndim == 2 and R.ndim > 2:
-        RV = (R.reshape(-1, 3) @ V).reshape(R.shape[:-1] + (2 * k,))
-    else:
-        RV = R @ V
-    Rw = RV[..., k:]
-    # linear = R v + p x (R w)
-    linear = RV[..., :k] + mT(cross(M.translation[..., None, :], mT(Rw)))
-    return np.concatenate((linear, np.broadcast_to(Rw, linear.shape)), axis=-2)
-
-
 def support_columns(model, joint_id):
     """The columns of the joints supporting ``joint_id`` (``model.supports``), in tree order."""
     return np.array([k for j in model.supports[joint_id][1:]
@@ -175,22 +154,54 @@ def _joint_jacobians_forward_step(level, data):
     world_placements(level, data)
 
 
+_COLUMN_ROWS = weakref.WeakKeyDictionary()   # Tree -> (row of each column's joint, constant S)
+
+
+def _column_constants(T):
+    """For column k of a ``(6, nv)`` Jacobian: the row of its joint in the stacked caches
+    ``(nv,)``, and the column of S when the joint's kind has a constant S (else 0) ``(nv, 6)``;
+    built once per Tree."""
+    if T not in _COLUMN_ROWS:
+        nv = sum(len(g.v_index) for g in T.kinds)
+        rows, S = np.zeros(nv, dtype=np.intp), np.zeros((nv, 6))
+        for group in T.kinds:
+            rows[group.v_index] = np.repeat(np.arange(len(T.order))[group.rows], group.nv)
+            if group.batched:
+                S[group.v_index] = group.template._S_col
+        _COLUMN_ROWS[T] = (rows, S)
+    return _COLUMN_ROWS[T]
+
+
+def subspace_columns(T, data, shape):
+    """Column k of ``S`` for every column k of a ``(6, nv)`` Jacobian, ``(nv, *shape, 6)`` (1-axes
+    for the batch when every S is constant), and the row of each column's joint."""
+    rows, S_const = _column_constants(T)
+    S_data = [(g, data.joints[g.ids[0]].S) for g in T.kinds if not g.batched]
+    if all(S_j.ndim == 2 for _, S_j in S_data):
+        S = S_const.copy()
+        for group, S_j in S_data:
+            S[group.v_index] = S_j.T
+        return expand(S, len(shape)), rows
+    S = np.empty((len(rows),) + shape + (6,))
+    S[:] = expand(S_const, len(shape))
+    for group, S_j in S_data:
+        for c, k in enumerate(group.v_index):
+            S[k] = S_j[..., c]
+    return S, rows
+
+
 def world_columns(T, data, J, shape):
-    """``J[:, cols_i] = oMi[i] S_i`` for every joint, one product per kind of joint: the last
-    statement of JointJacobiansForwardStep, the whole of ...ForwardStep2, the column statement
-    of JointJacobiansTimeVariationForwardStep (it reads no parent, so it runs after the level
-    loop, or alone). ``J (*shape, 6, nv)`` is written through a view; returns per kind
-    ``(group, columns (K, *shape, 6, nv_i))``."""
-    JT = np.moveaxis(J, -1, 0)
-    out = []
-    for group in T.kinds:
-        oMi = SE3._wrap(data.oMi.rows("rotation", group.rows, shape),
-                        data.oMi.rows("translation", group.rows, shape))
-        # J[:, cols_i] = oMi S_i
-        cols = act_set(oMi, kind_subspace(group, data))
-        scatter(JT, group.v_index, cols, shape + (6,))
-        out.append((group, cols))
-    return out
+    """``J[:, cols_i] = oMi[i] S_i`` for every joint at once, one action over the columns: the
+    last statement of JointJacobiansForwardStep, the whole of ...ForwardStep2, the column
+    statement of JointJacobiansTimeVariationForwardStep (it reads no parent, so it runs after
+    the level loop, or alone). Writes ``J (*shape, 6, nv)`` and returns its columns ``(nv,
+    *shape, 6)`` with the row of each column's joint ``(nv,)``."""
+    S, rows = subspace_columns(T, data, shape)
+    R, p = data.oMi.rows("rotation", rows, shape), data.oMi.rows("translation", rows, shape)
+    # J[:, cols_i] = oMi S_i
+    cols = act_motion(R, p, S)
+    np.moveaxis(J, -1, 0)[...] = cols
+    return cols, rows
 
 
 # The single-target Jacobians visit the joints supporting the target (``support``: ids, root
@@ -296,16 +307,13 @@ def _time_variation_columns(T, data, shape):
     """The statements of JointJacobiansTimeVariationForwardStep after v, for every joint at once
     (no parent read): J's columns, ov and dJ's columns."""
     # J[:, cols_i] = oMi S_i
-    cols = world_columns(T, data, data.J, shape)
+    cols, rows = world_columns(T, data, data.J, shape)
     # ov_i = oMi v_i   (rows 1 .. n-1: ov[0] is not written)
     ov = act_motion(data.oMi.rotation, data.oMi.translation, data.v.vector)
     widen(data, shape, "ov")
     data.ov.vector[1:] = ov[1:]
     # dJ[:, cols_i] = ov_i x J[:, cols_i]
-    dJT = np.moveaxis(data.dJ, -1, 0)
-    for group, J_cols in cols:
-        ov_i = ov[group.rows][..., None, :]
-        scatter(dJT, group.v_index, mT(motion_cross_motion(ov_i, mT(J_cols))), shape + (6,))
+    np.moveaxis(data.dJ, -1, 0)[...] = motion_cross_motion(ov[rows], cols)
 
 
 # --- the public functions ----------------------------------------------------------------------
