@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ..algorithms.finite_differences import (
+from .finite_differences import (
     EPS_SWEEP,
     FiniteDifferenceSweep,
     SweepStep,

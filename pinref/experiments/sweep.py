@@ -4,7 +4,7 @@ analytic derivatives of RNEA and ABA, one state.
     d tau / d q, d v, d a     computeRNEADerivatives   against central differences of rnea
     d ddq / d q, d v, d tau   computeABADerivatives    against central differences of aba
 
-Each sweep is ``pinref.algorithms.finite_differences.eps_sweep`` (q is perturbed along the
+Each sweep is ``pinref.checking.finite_differences.eps_sweep`` (q is perturbed along the
 tangent space through ``integrate``); its table shows the valley of the error (truncation ~
 eps^2 on the right, rounding ~ 1e-16 / eps on the left) for q, and the rounding branch alone where
 the function is linear or quadratic in the variable (a, tau, v).
@@ -15,7 +15,7 @@ import dataclasses
 import numpy as np
 
 import pinref
-from pinref.algorithms.finite_differences import EPS_SWEEP, eps_sweep
+from pinref.checking.finite_differences import EPS_SWEEP, eps_sweep
 from pinref.compare import random_states
 
 from .energy import _pyplot, check_plot_path, save_figure

@@ -29,7 +29,7 @@ from test_rnea_derivatives import (
 )
 
 import pinref
-from pinref.algorithms.finite_differences import eps_sweep
+from pinref.checking.finite_differences import eps_sweep
 
 
 def _aba_caches(model, data, lib, idx, batch):

@@ -6,7 +6,7 @@ import pytest
 
 import pinref
 from pinref import errors
-from pinref.algorithms.finite_differences import central_differences, eps_sweep
+from pinref.checking.finite_differences import central_differences, eps_sweep
 
 MODEL = pinref.buildTutorialModel()
 CALLS = {

@@ -2,7 +2,7 @@
 
 Oracles, in order: identities with other algorithms (dtau_da == crba, tau == rnea, the gravity
 derivatives == the RNEA ones at v = a = 0); central finite differences along the tangent space
-swept over eps = 1e-3 .. 1e-8 (pinref.algorithms.finite_differences); Pinocchio 3.8.0, result
+swept over eps = 1e-3 .. 1e-8 (pinref.checking.finite_differences); Pinocchio 3.8.0, result
 and exposed caches, per state at ``1e-11 * max(1, max|ref|)``, with armature and fext, at batch
 shapes (), (5,), (2, 3).
 
@@ -31,7 +31,7 @@ from models import (
 )
 
 import pinref
-from pinref.algorithms.finite_differences import eps_sweep
+from pinref.checking.finite_differences import eps_sweep
 
 BATCHES = [(), (5,), (2, 3)]
 TOL = 1e-11
@@ -267,7 +267,7 @@ def test_sweep_table_and_worst_entry_on_a_function_of_pinocchio():
     assert len(text) == 2 + 6 + 1 and text[2 + sweep.best_index].endswith("<")
     assert text[-1].startswith("valley")
     row, col = sweep.best.worst
-    assert sweep.best.worst_row == pinref.algorithms.finite_differences.tangent_label(rmodel, row)
+    assert sweep.best.worst_row == pinref.checking.finite_differences.tangent_label(rmodel, row)
     name = sweep.best.worst_column.split("[")[0]
     jmodel = rmodel.joints[rmodel.getJointId(name)]
     assert jmodel.idx_v <= col < jmodel.idx_v + jmodel.nv

@@ -229,7 +229,7 @@ def test_random_trees_fail_only_where_pinocchio_documents_it(seed):
     assert "RevoluteUnaligned" in ke.known_issue and ke.residual <= ke.tolerance
     assert ke.extra["strict"]["residual"] > 1e-3
     assert "SphericalZYX" in dq.known_issue and dq.residual <= dq.tolerance
-    left_out = {pinref.algorithms.finite_differences.tangent_label(report_model, k)
+    left_out = {pinref.checking.finite_differences.tangent_label(report_model, k)
                 for report_model in [random_tree(seed)] for k in dq.extra["columns_left_out"]}
     assert left_out and all("SphericalZYX" in x or "Universal" in x for x in left_out)
     assert report["derivative_da"].verdict == "pass"

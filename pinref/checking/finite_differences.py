@@ -29,8 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..algorithms.joint_configuration import integrate
 from ..errors import ShapeError
-from .joint_configuration import integrate
 
 EPS_SWEEP = (1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8)
 """The step sizes of the default sweep (the tutorial's decades, 1e-3 to 1e-8)."""
