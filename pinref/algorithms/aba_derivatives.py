@@ -62,11 +62,20 @@ after the loop).
 import numpy as np
 
 from ..errors import NotPositiveDefiniteError
-from ..spatial import Force
 from ..spatial._kernels import ANGULAR, LINEAR
 from ._args import external_forces, state
-from ._levels import (Walk, crf, crm, expand, full, joint_calc, matvec, tangent_rows, vecmat,
-                      widen)
+from ._levels import (
+    Walk,
+    crf,
+    crm,
+    expand,
+    full,
+    joint_calc,
+    matvec,
+    tangent_rows,
+    vecmat,
+    widen,
+)
 from .rnea_derivatives import (
     _action_matrices,
     _check_linear_gravity,
@@ -300,7 +309,7 @@ def _aba_derivatives_backward2_columns(C, Y, dY, OF, cols, out):
     for every joint after the level loop (they read the joint's complete subtree sums and the
     final columns of its descendants and ancestors): dFdv, dFdq, dFda and the blocks of dtau_dq
     and dtau_dv. Returns (dFda, dFdq, dFdv) column first."""
-    J, dJ, dVdq, dAdq, dAdv = cols
+    J, _, dVdq, dAdq, dAdv = cols
     dtau_dq, dtau_dv = out
     Ycol, dYcol, of_col = Y[C.row], dY[C.row], OF[C.row]
     Jt = columns_first(J)

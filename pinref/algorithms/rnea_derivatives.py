@@ -76,8 +76,19 @@ from ..errors import ModelError
 from ..spatial import Inertia
 from ..spatial._kernels import ANGULAR, EPS, LINEAR, alpha_skew_square
 from ._args import external_forces, state
-from ._levels import (Walk, crf, crm, expand, full, joint_calc, kind_subspace_times, matvec,
-                      tangent_rows, vecmat, widen)
+from ._levels import (
+    Walk,
+    crf,
+    crm,
+    expand,
+    full,
+    joint_calc,
+    kind_subspace_times,
+    matvec,
+    tangent_rows,
+    vecmat,
+    widen,
+)
 
 # --- spatial operations this module needs (private: not in spatial/ yet) ------------------------
 
@@ -225,15 +236,16 @@ class Columns:
 
     ``row[k]``: the row (``Tree.pos``) of the joint owning column k ; ``parent[k]``: the row of
     its parent (0 for a root joint) ; ``root``: the columns of the joints whose parent is the
-    universe ; ``own``, ``plus``, ``sub``, ``anc``: the entries (rows, cols) of the blocks
-    ``[i, i]``, ``[i, sub+_i]``, ``[i, sub_i]``, ``[i, anc_i]`` of every joint i ; ``inner``:
-    the columns of the joints with children, ``leaf`` the others. Built once per Tree."""
+    universe ; ``own``, ``plus``, ``sub``, ``anc``: the :class:`Entries` of the blocks
+    ``[i, i]``, ``[i, sub+_i]``, ``[i, sub_i]``, ``[i, anc_i]`` of every joint i ;
+    ``row_parent``, ``root_rows``: the same per row 1.. ; ``levels``: :class:`LevelColumns` per
+    level ; ``S``, ``groups``: see ``subspace_columns``. Built once per Tree."""
 
     def __init__(self, model, tree):
         nv, pos = model.nv, tree.pos
         self.row = np.zeros(nv, dtype=np.intp)
         self.parent = np.zeros(nv, dtype=np.intp)
-        own, plus, anc, inner = [], [], [], []
+        own, plus, anc = [], [], []
         for i in range(1, model.njoints):
             jmodel, parent = model.joints[i], model.parents[i]
             cols = range(jmodel.idx_v, jmodel.idx_v + jmodel.nv)
@@ -244,15 +256,12 @@ class Columns:
             plus.append((cols, range(cols.stop, end)))
             anc.append((cols, [k for j in model.supports[i][1:-1]
                                for k in range(model.idx_vs[j], model.idx_vs[j] + model.nvs[j])]))
-            inner += list(cols) if end > cols.stop else []
         self.root = np.flatnonzero(self.parent == 0)
         # per row 1..: the parent's row, and which rows are root joints
         self.row_parent = np.array([pos[model.parents[i]] for i in tree.order[1:]], dtype=np.intp)
         self.root_rows = np.flatnonzero(self.row_parent == 0)
         self.own, self.plus, self.anc = _pairs(own, nv), _pairs(plus, nv), _pairs(anc, nv)
         self.sub = _pairs(own + plus, nv)
-        self.inner = np.array(inner, dtype=np.intp)
-        self.leaf = np.setdiff1d(np.arange(nv), self.inner)
         self.levels = [LevelColumns(model, level, self) for level in tree.levels]
         self.S = np.zeros((nv, 6))                       # S columns of the frame-axis joints
         self.groups = []                                 # the other joints: S from their data
@@ -612,7 +621,7 @@ def _rnea_derivatives_backward_columns(C, Y, dY, OF, cols, data, shape, out):
     for every joint after the level loop (they read the joint's complete subtree sums and its
     descendants' final columns): tau, dFda, dFdq, dYtJ, dFdv and the blocks of dtau_dq,
     dtau_dv, dtau_da. Returns (tau, dFda, dFdq, dFdv, dYtJ), columns first."""
-    J, dJ, dVdq, dAdq, dAdv = cols
+    J, _, dVdq, dAdq, dAdv = cols
     dtau_dq, dtau_dv, dtau_da = out
     Ycol, dYcol, of_col = Y[C.row], dY[C.row], OF[C.row]
     Jt = columns_first(J)
