@@ -89,6 +89,7 @@ from .rnea_derivatives import (
     matrix_face,
     motion_derivative_columns,
     moved,
+    mv,
     packed,
     subspace_columns,
     subtree_sums_step,
@@ -147,22 +148,22 @@ def _aba_derivatives_forward1_columns(model, T, C, data, kin, V, Sc, fext, shape
     OV, OA_GF, OH = data.ov.vector, data.oa_gf.vector, data.oh.vector
     X, Xf = _action_matrices(data.oMi.rotation, data.oMi.translation)
     # ov_i = oMi v_J + ov_parent
-    OV[1:] = matvec(X[1:], V[1:])
+    OV[1:] = mv(X[1:], V[1:])
     # oa_gf_i = oMi c_J + ov_parent x ov_i   (no cross term when parent == 0)
     ov_parent = OV[C.row_parent]
     ov_parent[C.root_rows] = 0.0
-    bias = matvec(crm(ov_parent), OV[1:])
-    OA_GF[1:] = bias if kin.c is None else matvec(X[1:], kin.c[1:]) + bias
+    bias = mv(crm(ov_parent), OV[1:])
+    OA_GF[1:] = bias if kin.c is None else mv(X[1:], kin.c[1:]) + bias
     # oYcrb_i = oinertias_i = oMi Y_i   (X* Y X*^T) ;  oYaba_i = oYcrb_i
     np.matmul(Xf @ expand(T.inertia_matrix, len(shape)), Xf.mT, out=Y)
     Ya[...] = Y
     # oh_i = oYcrb_i ov_i ;  of_i = ov_i x* oh_i   (- oMi fext_i)
-    OH[1:] = matvec(Y[1:], OV[1:])
-    OF[1:] = matvec(crf(OV[1:]), OH[1:])
+    OH[1:] = mv(Y[1:], OV[1:])
+    OF[1:] = mv(crf(OV[1:]), OH[1:])
     if fext is not None:
         OF[1:] -= external_world_forces(model, T, Xf[1:], fext, len(shape))
     # J_i = oMi S_i
-    return matvec(X[C.row], Sc), Xf
+    return mv(X[C.row], Sc), Xf
 
 
 def _aba_derivatives_backward_step1(level, L, C, model, data, P, J, F, MinvT, uT, shape):
@@ -176,7 +177,7 @@ def _aba_derivatives_backward_step1(level, L, C, model, data, P, J, F, MinvT, uT
     # u_i -= J_i^T of_i
     uT[cols] -= np.vecdot(Jl, OF[C.row[cols]])
     # U_i = oYaba_i J_i
-    Ul = matvec(Ya[C.row[cols]], Jl)
+    Ul = mv(Ya[C.row[cols]], Jl)
     D, Ia, SDinv = [], [], np.empty_like(Jl)
     for group, span, own in zip(level.groups, L.spans, L.own):
         K, nvg, g = len(group.ids), group.nv, slice(group.rows.start - lo, group.rows.stop - lo)
@@ -298,7 +299,7 @@ def _aba_derivatives_forward2_columns(model, T, C, data, Y, dY, OF, J, Xf, fext,
     # oa_i = oa_gf_i + gravity
     data.oa.vector[1:] = OA_GF[1:] + model.gravity.vector
     # of_i = oYcrb_i oa_gf_i + ov_i x* oh_i   (- oMi fext_i)
-    OF[1:] = matvec(Y[1:], OA_GF[1:]) + matvec(crf(data.ov.vector[1:]), data.oh.vector[1:])
+    OF[1:] = mv(Y[1:], OA_GF[1:]) + mv(crf(data.ov.vector[1:]), data.oh.vector[1:])
     if fext is not None:
         OF[1:] -= external_world_forces(model, T, Xf[1:], fext, len(shape))
     return (J,) + motion_derivative_columns(C, data, Y, dY, J)
@@ -314,15 +315,15 @@ def _aba_derivatives_backward2_columns(C, Y, dY, OF, cols, out):
     Ycol, dYcol, of_col = Y[C.row], dY[C.row], OF[C.row]
     Jt = columns_first(J)
     # dFdv_i = oYcrb_i dAdv_i + doYcrb_i J_i ;  dtau_dv[i, sub_i] = J_i^T dFdv[sub_i]
-    dFdv = matvec(Ycol, dAdv) + matvec(dYcol, J)
+    dFdv = mv(Ycol, dAdv) + mv(dYcol, J)
     write_blocks(dtau_dv, C.sub, Jt @ matrix_face(dFdv))
     # dFdq_i = oYcrb_i dAdq_i + doYcrb_i dVdq_i ;  dtau_dq[i, sub_i] = J_i^T dFdq[sub_i]
-    dFdq = matvec(Ycol, dAdq) + matvec(dYcol, dVdq)
+    dFdq = mv(Ycol, dAdq) + mv(dYcol, dVdq)
     write_blocks(dtau_dq, C.own, Jt @ matrix_face(dFdq))
     # dFdq_i += J_i x* of_i ;  dFda_i = oYcrb_i J_i
-    dFdq = dFdq + matvec(_force_cross_matrix(of_col), J)
+    dFdq = dFdq + mv(_force_cross_matrix(of_col), J)
     write_blocks(dtau_dq, C.plus, Jt @ matrix_face(dFdq))
-    dFda = matvec(Ycol, J)
+    dFda = mv(Ycol, J)
     # dtau_dq[i, anc_i] = dFda_i^T dAdq[anc_i] + (J_i^T doYcrb_i) dVdq[anc_i]
     dFda_t, StdY = columns_first(dFda), columns_first(vecmat(J, dYcol))
     write_blocks(dtau_dq, C.anc, dFda_t @ matrix_face(dAdq) + StdY @ matrix_face(dVdq))

@@ -344,6 +344,14 @@ def subspace_columns(C, data, shape):
     return S
 
 
+def mv(A, x):
+    """``A x`` over leading axes, ``(..., m, n), (..., n) -> (..., m)``, for full stacks (no
+    broadcast operand): NumPy's einsum runs the contiguous entries in its inner loop, about
+    2.5x faster than ``np.matvec`` on ``(K, 1000, 6, 6)`` stacks. The operands' layouts do not
+    depend on the batch, so a state gives the same bits alone or in a batch (tested)."""
+    return np.einsum("...ij,...j->...i", A, x)
+
+
 def moved(x, source, destination):
     """``np.moveaxis`` for one axis, as one ``transpose`` (a view; less Python than moveaxis)."""
     axes = list(range(x.ndim))
@@ -388,14 +396,14 @@ def motion_derivative_columns(C, data, Y, dY, J):
     (written into rows 1.. of ``dY``). ``Y``: oYcrb (rows, joint i's body only)."""
     OV, OA_GF = data.ov.vector, data.oa_gf.vector
     # dJ_i = ov_i x J_i
-    dJ = matvec(crm(OV[C.row]), J)
+    dJ = mv(crm(OV[C.row]), J)
     # dVdq_i = ov_parent x J_i   (0 when parent == 0)
     ov_parent = OV[C.parent]
     ov_parent[C.root] = 0.0
     ov_parent_x = crm(ov_parent)
-    dVdq = matvec(ov_parent_x, J)
+    dVdq = mv(ov_parent_x, J)
     # dAdq_i = oa_gf_parent x J_i + ov_parent x dVdq_i ;  dAdv_i = dJ_i + dVdq_i
-    dAdq = matvec(crm(OA_GF[C.parent]), J) + matvec(ov_parent_x, dVdq)
+    dAdq = mv(crm(OA_GF[C.parent]), J) + mv(ov_parent_x, dVdq)
     dAdv = dJ + dVdq
     # doYcrb_i = ov_i x* oYcrb_i - oYcrb_i ov_i x + B(oh_i)
     ov_x, Yi = crm(OV[1:]), Y[1:]
@@ -463,7 +471,7 @@ def _gravity_derivative_forward_columns(model, T, C, data, Sc, fext, shape, P):
     if fext is not None:
         OF[1:] -= external_world_forces(model, T, Xf[1:], fext, len(shape))
     # J_i = oMi S_i ;  dAdq_i = (-gravity) x J_i
-    J = matvec(X[C.row], Sc)
+    J = mv(X[C.row], Sc)
     return J, matvec(crm(minus_gravity), J)
 
 
@@ -473,14 +481,14 @@ def _gravity_derivative_backward_columns(C, Y, OF, J, dAdq, dg_dq):
     sums): dFdq, dg, Ag, g; returns (g, dFdq, Ag) column first / ``(*batch, nv)``."""
     Ycol, of_col = Y[C.row], OF[C.row]
     # dFdq_i = oYcrb_i dAdq_i ;  dg[i, sub_i] = J_i^T dFdq[sub_i]   (own block: before the +=)
-    dFdq = matvec(Ycol, dAdq)
+    dFdq = mv(Ycol, dAdq)
     Jt = columns_first(J)
     write_blocks(dg_dq, C.own, Jt @ matrix_face(dFdq))
     # dFdq_i += J_i x* of_i
-    dFdq = dFdq + matvec(_force_cross_matrix(of_col), J)
+    dFdq = dFdq + mv(_force_cross_matrix(of_col), J)
     write_blocks(dg_dq, C.plus, Jt @ matrix_face(dFdq))
     # Ag_i = oYcrb_i J_i ;  dg[i, anc_i] = Ag_i^T dAdq[anc_i]
-    Ag = matvec(Ycol, J)
+    Ag = mv(Ycol, J)
     write_blocks(dg_dq, C.anc, columns_first(Ag) @ matrix_face(dAdq))
     # g_i = J_i^T of_i
     g = moved(np.vecdot(J, of_col), 0, -1)
@@ -601,18 +609,18 @@ def _rnea_derivatives_forward_columns(model, T, C, data, Sc, fext, shape, P):
     OV, OA, OA_GF, OH = data.ov.vector, data.oa.vector, data.oa_gf.vector, data.oh.vector
     X, Xf = _action_matrices(data.oMi.rotation, data.oMi.translation)
     # ov_i = oMi v_i ;  oa_i = oMi a_i ;  oa_gf_i = oa_i - gravity
-    OV[1:] = matvec(X[1:], data.v.vector[1:])
-    OA[1:] = matvec(X[1:], data.a.vector[1:])
+    OV[1:] = mv(X[1:], data.v.vector[1:])
+    OA[1:] = mv(X[1:], data.a.vector[1:])
     OA_GF[1:] = OA[1:] - model.gravity.vector
     # oYcrb_i = oinertias_i = oMi Y_i   (X* Y X*^T)
     np.matmul(Xf @ expand(T.inertia_matrix, len(shape)), Xf.mT, out=Y)
     # oh_i = oYcrb_i ov_i ;  of_i = oYcrb_i oa_gf_i + ov_i x* oh_i   (- oMi fext_i)
-    OH[1:] = matvec(Y[1:], OV[1:])
-    OF[1:] = matvec(Y[1:], OA_GF[1:]) + matvec(crf(OV[1:]), OH[1:])
+    OH[1:] = mv(Y[1:], OV[1:])
+    OF[1:] = mv(Y[1:], OA_GF[1:]) + mv(crf(OV[1:]), OH[1:])
     if fext is not None:
         OF[1:] -= external_world_forces(model, T, Xf[1:], fext, len(shape))
     # J_i = oMi S_i
-    J = matvec(X[C.row], Sc)
+    J = mv(X[C.row], Sc)
     return (J,) + motion_derivative_columns(C, data, Y, dY, J)
 
 
@@ -628,10 +636,10 @@ def _rnea_derivatives_backward_columns(C, Y, dY, OF, cols, data, shape, out):
     # tau_i = J_i^T of_i
     tau = moved(np.vecdot(J, of_col), 0, -1)
     # dFda_i = oYcrb_i J_i ;  dtau_da[i, sub_i] = J_i^T dFda[sub_i]
-    dFda = matvec(Ycol, J)
+    dFda = mv(Ycol, J)
     write_blocks(dtau_da, C.sub, Jt @ matrix_face(dFda))
     # dFdq_i = oYcrb_i dAdq_i + doYcrb_i dVdq_i ;  dYtJ_i = doYcrb_i^T J_i
-    dFdq = matvec(Ycol, dAdq) + matvec(dYcol, dVdq)
+    dFdq = mv(Ycol, dAdq) + mv(dYcol, dVdq)
     dYtJ = vecmat(J, dYcol)
     # dtau_dq[sub+_i, i] = dFda[sub+_i]^T dAdq_i + dYtJ[sub+_i]^T dVdq_i
     dFda_t, dYtJ_t = columns_first(dFda), columns_first(dYtJ)
@@ -639,10 +647,10 @@ def _rnea_derivatives_backward_columns(C, Y, dY, OF, cols, data, shape, out):
                  transpose=True)
     # dtau_dq[i, sub_i] = J_i^T dFdq[sub_i] ;  dFdq_i += J_i x* of_i
     write_blocks(dtau_dq, C.own, Jt @ matrix_face(dFdq))
-    dFdq = dFdq + matvec(_force_cross_matrix(of_col), J)
+    dFdq = dFdq + mv(_force_cross_matrix(of_col), J)
     write_blocks(dtau_dq, C.plus, Jt @ matrix_face(dFdq))
     # dFdv_i = doYcrb_i J_i + oYcrb_i dAdv_i
-    dFdv = matvec(dYcol, J) + matvec(Ycol, dAdv)
+    dFdv = mv(dYcol, J) + mv(Ycol, dAdv)
     # dtau_dv[sub+_i, i] = dFda[sub+_i]^T dAdv_i + dYtJ[sub+_i]^T J_i
     write_blocks(dtau_dv, C.plus, dFda_t @ matrix_face(dAdv) + dYtJ_t @ matrix_face(J),
                  transpose=True)
