@@ -22,15 +22,87 @@ a level step maps to the per-joint loop); the forward step reads no parent and r
 joint at once. Ycrb is held as 6x6 matrices: with X = liMi.actionInverse,
 ``liMi.act(Ycrb[i]) = X^T Ycrb[i] X`` and the composite is their sum, which Pinocchio's
 ``Ycrb[parent] += ...`` (Inertia ``+=``) computes in (m, c, I) form; the two agree to rounding.
-The block row of M and the subtree columns of Fcrb have a width per joint, so those two
-statements loop over the joints of the level.
+
+The block rows of M and the subtree columns of Fcrb have a width per joint. The joints of one
+level have disjoint subtrees, so a level step reads and writes them for the whole level through
+index arrays built once per model's Tree (``SubtreeColumns``): for the frame-axis 1-dof joints
+(S_i = e_k) ``Ycrb_i S_i`` is column k of Ycrb_i and ``S_i^T F_i`` row k of F_i (one read and
+one write of Fcrb and of M for all of them); ``liMi Fcrb_i = X^T Fcrb_i`` is one product on the
+level's span of subtree columns (``SubtreeColumns.columns``) and one write of the subtree
+columns into the parents. Fcrb's other columns keep their values (docs/quirks.md).
 """
+
+import weakref
 
 import numpy as np
 
 from . import steps as S
 from ._args import Convention, check_data, check_local, state, writable
-from ._levels import Walk, expand, full, inputs, joint_calc, joint_row, subspaces, widen
+from ._levels import Walk, expand, full, inputs, joint_calc, widen
+
+
+class _AxisJoints:
+    """The frame-axis 1-dof joints of a level (the ``BATCHED`` kinds, S_i = e_k): their rows
+    ``rows``, ``k`` and tangent entries ``v_index``; for every entry of their block rows of M,
+    where it is read in Fcrb (``F_rows, F_k, F_cols``: row k of F_i, a subtree column) and
+    written in M (``M_rows, M_cols``)."""
+
+    def __init__(self, model, groups, nv_subtree):
+        ids = [i for g in groups for i in g.ids]
+        self.rows = np.concatenate([np.arange(g.rows.start, g.rows.stop) for g in groups])
+        self.k = np.concatenate([np.full(len(g.ids), _unit_index(g.template._S_col))
+                                 for g in groups])
+        self.v_index = np.concatenate([g.v_index for g in groups])
+        entries = [(r, k, c, model.idx_vs[i], c)
+                   for i, r, k in zip(ids, self.rows, self.k)
+                   for c in range(model.idx_vs[i], model.idx_vs[i] + nv_subtree[i])]
+        self.F_rows, self.F_k, self.F_cols, self.M_rows, self.M_cols = \
+            (np.array(x, dtype=np.intp) for x in zip(*entries))
+
+
+def _unit_index(s):
+    """k for the unit vector ``s = e_k`` (the S column of a frame-axis joint)."""
+    (k,) = np.flatnonzero(s)
+    assert s[k] == 1.0, s
+    return k
+
+
+class SubtreeColumns:
+    """The subtree columns of one level's joints (``subtree_i = [idx_v, idx_v + nvSubtree[i])``,
+    disjoint within a level): ``columns``, the slice of the nv columns they span; for every
+    (joint, subtree column) pair ``joint, column`` (the joint's row within the level, the
+    column within the span) and ``parent_rows, F_cols`` (its parent's row, the column: where
+    ``Fcrb[parent][:, subtree_i]`` is). ``axis``: the level's frame-axis joints as one
+    :class:`_AxisJoints` (None if there is none); ``others``: every other group of the level (one
+    joint each) as ``(group, cols_i, subtree_i)`` slices."""
+
+    def __init__(self, model, pos, level):
+        nv_subtree = [sum(model.nvs[j] for j in model.subtrees[i]) for i in range(model.njoints)]
+        ids = level.ids
+        subtree = {i: slice(model.idx_vs[i], model.idx_vs[i] + nv_subtree[i]) for i in ids}
+        start = min(s.start for s in subtree.values())
+        self.columns = slice(start, max(s.stop for s in subtree.values()))
+        pairs = [(k, c - start, pos[model.parents[i]], c) for k, i in enumerate(ids)
+                 for c in range(subtree[i].start, subtree[i].stop)]
+        self.joint, self.column, self.parent_rows, self.F_cols = \
+            (np.array(x, dtype=np.intp) for x in zip(*pairs))
+        axis = [g for g in level.groups if g.batched]
+        self.axis = _AxisJoints(model, axis, nv_subtree) if axis else None
+        self.others = [(g, g.jmodels[0].v_slice, subtree[g.ids[0]])
+                       for g in level.groups if not g.batched]
+
+
+_COLUMNS = weakref.WeakKeyDictionary()   # a model's Tree -> its levels' SubtreeColumns
+
+
+def subtree_columns(model, tree):
+    """The :class:`SubtreeColumns` of every level of ``tree`` (``tree(model)``), built once per
+    Tree, after ``model.check_compact_subtrees`` (the Tree is rebuilt when the joints change)."""
+    built = _COLUMNS.get(tree)
+    if built is None:
+        model.check_compact_subtrees("crba")
+        built = _COLUMNS[tree] = [SubtreeColumns(model, tree.pos, level) for level in tree.levels]
+    return built
 
 
 def _crba_forward_step(call, T, data, shape):
@@ -41,51 +113,56 @@ def _crba_forward_step(call, T, data, shape):
     call.done(S.CRBA_FORWARD, T.tree.order_ids)
 
 
-def _crba_backward_step(call, level, kin, T, data, shape):
+def _crba_backward_step(call, level, sub, kin, data, shape):
     """Mirrors CrbaLocalConventionBackwardStep::algo for the joints of one level; fills their
-    block rows of M and adds their composite inertias into their parents'."""
-    i, Y, F, M = level.rows, data.Ycrb.matrix, data.Fcrb.matrix, data.M
-    for group, S_g in zip(level.groups, subspaces(level, data)):
+    block rows of M and adds their composite inertias into their parents'.
+
+    For the frame-axis 1-dof joints (S_i = e_k) ``Ycrb_i S_i`` is column k of Ycrb_i and
+    ``S_i^T F_i`` row k of F_i, read and written for all of them at once through the index
+    arrays of ``sub`` (the level's :class:`SubtreeColumns`); every other joint multiplies by its
+    S. ``F_i[:, subtree_i]`` is carried to the parents for the level's span of columns at once
+    (each joint's subtree is a part of it)."""
+    i, Y, F, nb = level.rows, data.Ycrb.matrix, data.Fcrb.matrix, len(shape)
+    axis = sub.axis
+    if axis is not None:
+        Mt = data.M.transpose((nb, nb + 1) + tuple(range(nb)))    # (nv, nv, *batch), a view
+        # F[:, cols_i] = Ycrb_i S_i   (S_i = e_k: column k of Ycrb_i)
+        F[axis.rows, ..., axis.v_index] = Y[axis.rows, ..., axis.k]
+        # M[cols_i, subtree_i] = S_i^T F[:, subtree_i]   (row k of F_i)
+        Mt[axis.M_rows, axis.M_cols] = F[axis.F_rows, ..., axis.F_k, axis.F_cols]
+    for group, cols, subtree in sub.others:
+        S_i = data.joints[group.ids[0]].S
         # F[:, cols_i] = Ycrb_i S_i
-        YS = Y[group.rows] @ S_g
-        for k, jmodel in enumerate(group.jmodels):
-            F[group.rows.start + k, ..., jmodel.v_slice] = YS[k]
-        for k, jmodel in enumerate(group.jmodels):
-            sub = T.subtree_columns[jmodel.id]
-            # M[cols_i, subtree_i] = S_i^T F[:, subtree_i]
-            M[..., jmodel.v_slice, sub] = joint_row(S_g, k).mT @ F[group.rows.start + k, ..., sub]
+        F[group.rows, ..., cols] = Y[group.rows] @ S_i
+        # M[cols_i, subtree_i] = S_i^T F[:, subtree_i]
+        data.M[..., cols, subtree] = S_i.mT @ F[group.rows.start, ..., subtree]
     if not level.has_parent:
         call.done(S.CRBA_BACKWARD, level.backward_ids)
         return
     X = kin.X[i]
-    # liMi Fcrb_i = X^T Fcrb_i (all columns; the subtree's are kept below)
-    XF = X.mT @ F[i]
     # liMi Ycrb_i = X^T Ycrb_i X
     XYX = X.mT @ Y[i] @ X
-    lo = i.start
+    # Fcrb_parent[:, subtree_i] = liMi Fcrb_i[:, subtree_i] = X^T Fcrb_i[:, subtree_i]
+    XF = X.mT @ F[i, ..., sub.columns]
+    F[sub.parent_rows, ..., sub.F_cols] = XF[sub.joint, ..., sub.column]
     for children, parents, ids in level.rounds:
         # Ycrb_parent += liMi Ycrb_i
         Y[parents] = Y[parents] + XYX[children]
-        for j in ids:
-            sub, row, prow = T.subtree_columns[j], T.tree.pos[j], T.tree.pos[T.parents[j]]
-            # Fcrb_parent[:, subtree_i] = liMi Fcrb_i[:, subtree_i]
-            F[prow, ..., sub] = XF[row - lo, ..., sub]
         call.done(S.CRBA_BACKWARD, ids)
 
 
 def _armature_step(call, model, data):
     """``M.diagonal() += armature``, the end of Pinocchio's crbaLocalConvention."""
     # diag(M) += armature
-    diag = np.arange(model.nv)
-    data.M[..., diag, diag] += model.armature
+    diagonal = np.einsum("...ii->...i", data.M)                    # a writable view
+    diagonal += model.armature
     call.done(S.CRBA_ARMATURE, (None,))
 
 
 def _symmetric_step(call, model, data):
     """The Python binding's ``make_symmetric(M)``: the strict upper triangle copied below."""
-    lower = np.tril_indices(model.nv, -1)
     # M_lower = M_upper^T
-    data.M[..., lower[0], lower[1]] = data.M[..., lower[1], lower[0]]
+    np.copyto(data.M, data.M.mT, where=np.tri(model.nv, k=-1, dtype=bool))
     call.done(S.CRBA_SYMMETRIC, (None,))
 
 
@@ -101,18 +178,16 @@ def crba_upper(model, data, q):
 
 def _crba_upper(call, model, data, q):
     q, _, shape = state(model, q, data=data)
-    model.check_compact_subtrees("crba")
     (q,) = full(shape, q)
+    T = Walk(model, q, None)
+    columns = subtree_columns(model, T.tree)
     data.M = writable(data.M, shape + (model.nv, model.nv))
     widen(data, shape, "liMi", "Ycrb", "Fcrb")
-    T = Walk(model, q, None)
-    T.subtree_columns = [slice(j.idx_v, j.idx_v + data.nvSubtree[j.id]) for j in model.joints]
-    T.parents = model.parents
     # jcalc(q) -> M_J, S_i ; liMi = jointPlacements[i] * M_J ; X = liMi.actionInverse
     kin = joint_calc(T, data, q, None, shape)
     call.run(S.CRBA_FORWARD, _crba_forward_step, call, T, data, shape)
-    for level in reversed(T.levels):
-        call.run(S.CRBA_BACKWARD, _crba_backward_step, call, level, kin, T, data, shape)
+    for level, sub in zip(reversed(T.levels), reversed(columns)):
+        call.run(S.CRBA_BACKWARD, _crba_backward_step, call, level, sub, kin, data, shape)
     call.run(S.CRBA_ARMATURE, _armature_step, call, model, data)
     call.shape = shape
     data.mark("crba", "liMi", "Ycrb", "Fcrb", "M")
