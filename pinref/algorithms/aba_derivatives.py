@@ -166,10 +166,11 @@ def _aba_derivatives_forward1_columns(model, T, C, data, kin, V, Sc, fext, shape
     return mv(X[C.row], Sc), Xf
 
 
-def _aba_derivatives_backward_step1(level, L, C, model, data, P, J, F, MinvT, uT, shape):
+def _aba_derivatives_backward_step1(level, L, C, model, data, P, J, F, Mw, uT, shape):
     """Mirrors ComputeABADerivativesBackwardStep1::algo for the joints of one level; eliminates
-    each joint into its parent (WORLD frame) and fills its block row of Minv. ``F``: Fcrb[0]
-    column first. Returns the level's ``(Dinv, UDinv)`` by group."""
+    each joint into its parent (WORLD frame) and fills its block row of Minv (``Mw``: Minv
+    rows first, ``(nv, *batch, nv)``). ``F``: Fcrb[0] column first. Returns the level's
+    ``(Dinv, UDinv)`` by group."""
     Ya, OF, OA_GF = P
     i, lo = level.rows, level.rows.start
     cols = L.cols
@@ -189,7 +190,7 @@ def _aba_derivatives_backward_step1(level, L, C, model, data, P, J, F, MinvT, uT
         write_joint_data(data, group, U=Ug, StU=StU, Dinv=Dinv, UDinv=UDinv)
         D.append((Dinv, UDinv))
         # Minv[i, i] = Dinv_i
-        MinvT[own] = moved(moved(Dinv, -2, 1), -1, 2).reshape((-1,) + Dinv.shape[1:-2])
+        Mw[own[0], ..., own[1]] = moved(moved(Dinv, -2, 1), -1, 2).reshape((-1,) + Dinv.shape[1:-2])
         # SDinv_i = J_i Dinv_i   (kept for the joints with children)
         SDinv[span] = _entries_of_columns(Jg @ Dinv)
         if level.has_parent:
@@ -201,9 +202,9 @@ def _aba_derivatives_backward_step1(level, L, C, model, data, P, J, F, MinvT, uT
         # Minv[i, sub+_i] = -SDinv_i^T F[sub+_i]   (joints with children)
         rows, plus_cols, local = L.plus
         SDinvF = columns_first(SDinv) @ matrix_face(F)
-        MinvT[rows, plus_cols] = -moved(SDinvF[..., local, plus_cols], -1, 0)
+        Mw[rows, ..., plus_cols] = -moved(SDinvF[..., local, plus_cols], -1, 0)
     # F[sub_i] += U_i Minv[i, sub_i]   (F[sub_i] = ... for a leaf, whose F[sub_i] is still 0)
-    UM = moved(matrix_face(Ul) @ _batch_first(MinvT[cols]), -1, 0)
+    UM = moved(matrix_face(Ul) @ moved(Mw[cols], 0, -2), -1, 0)
     F[L.update] = F[L.update] + UM[L.update]
     if not level.has_parent:
         return D
@@ -238,7 +239,7 @@ def write_joint_data(data, group, **fields):
             setattr(jdata, name, value[0])
 
 
-def _aba_derivatives_forward_step2(level, L, D, data, J, MinvT, uT, ddqT, shape):
+def _aba_derivatives_forward_step2(level, L, D, data, J, Mw, uT, ddqT, shape):
     """Mirrors ComputeABADerivativesForwardStep2::algo for the joints of one level, the
     statements that read the parent: oa_gf, ddq, the rows of Minv and Fcrb[i]. oa, of and the
     motion derivative columns run after the level loop."""
@@ -256,39 +257,28 @@ def _aba_derivatives_forward_step2(level, L, D, data, J, MinvT, uT, ddqT, shape)
         Jg = _joint_matrices(J[L.cols[span]], nvg, K)
         # oa_gf_i += J_i ddq_i
         OA_GF[rows_g] = OA_GF[rows_g] + matvec(Jg, ddq)
-        Mrows = _batch_first(MinvT[group.v_index])                      # (*batch, K nvg, nv)
+        Mg = _joint_rows(Mw[group.v_index], K, nvg)                    # (K, *batch, nvg, nv)
         if level.has_parent:
             Fp = Fm[p][g] if isinstance(p, slice) else Fm[p[g]]
             # Minv[i, idx_v:] -= UDinv_i^T Fcrb[parent][idx_v:]
-            Mrows = Mrows - _rows_of_joints(UDinv.mT @ Fp)
-            MinvT[group.v_index] = _tangent_first(Mrows)
+            Mg = Mg - UDinv.mT @ Fp
+            Mw[group.v_index] = _rows_of_joints(Mg)
         # Fcrb[i][idx_v:] = J_i Minv[i, idx_v:] (+ Fcrb[parent][idx_v:])
-        Fi = Jg @ _joints_of_rows(Mrows, K, nvg)
+        Fi = Jg @ Mg
         if level.has_parent:
             Fi = Fi + Fp
-        k, c = right
-        Fm[lo + g.start + k, ..., c] = Fi[k, ..., c]
+        Fm[rows_g] = np.where(right.reshape((K,) + (1,) * (len(shape) + 1) + right.shape[1:]),
+                              Fi, Fm[rows_g])
 
 
-def _batch_first(x):
-    """``(nv, nv, *batch)`` as ``(*batch, nv, nv)`` (a view)."""
-    return moved(moved(x, 0, -1), 0, -1)
-
-
-def _tangent_first(x):
-    """``(*batch, nv, nv)`` as ``(nv, nv, *batch)`` (a view)."""
-    return moved(moved(x, -1, 0), -1, 0)
+def _joint_rows(x, K, nvg):
+    """Rows ``(K * nvg, *batch, nv)`` of K joints as ``(K, *batch, nvg, nv)``."""
+    return moved(x.reshape((K, nvg) + x.shape[1:]), 1, -2)
 
 
 def _rows_of_joints(x):
-    """``(K, *batch, nvg, nv)`` as ``(*batch, K * nvg, nv)``."""
-    y = moved(x, 0, -3)
-    return y.reshape(y.shape[:-3] + (-1, y.shape[-1]))
-
-
-def _joints_of_rows(x, K, nvg):
-    """``(*batch, K * nvg, nv)`` as ``(K, *batch, nvg, nv)``."""
-    return moved(x.reshape(x.shape[:-2] + (K, nvg, x.shape[-1])), -3, 0)
+    """``(K, *batch, nvg, nv)`` as rows ``(K * nvg, *batch, nv)``."""
+    return moved(x, -2, 1).reshape((-1,) + x.shape[1:-2] + x.shape[-1:])
 
 
 def _aba_derivatives_forward2_columns(model, T, C, data, Y, dY, OF, J, Xf, fext, shape):
@@ -377,8 +367,7 @@ def computeABADerivatives(model, data, q, v, tau, fext=None):
     ddq = np.zeros(shape + (nv,))
     uT, ddqT = tangent_rows(u), tangent_rows(ddq)
     data.SDinv = _in_place(data.SDinv, shape + (6, nv))
-    Minv = np.zeros(shape + (nv, nv))
-    MinvT = _tangent_first(Minv)
+    Mw = np.zeros((nv,) + shape + (nv,))               # Minv, rows first
     F = np.zeros((nv,) + shape + (6,))                  # Fcrb[0], column first
     T = Walk(model, q, v)
     C = columns(model, T)
@@ -397,7 +386,7 @@ def computeABADerivatives(model, data, q, v, tau, fext=None):
     try:
         for level, L in zip(reversed(T.levels), reversed(C.levels)):
             Ds.append(_aba_derivatives_backward_step1(level, L, C, model, data,
-                                                      (Ya, OF1, data.oa_gf.vector), J, F, MinvT,
+                                                      (Ya, OF1, data.oa_gf.vector), J, F, Mw,
                                                       uT, shape))
             # oYaba_parent += oYaba_i ;  of_parent += of_i
             subtree_sums_step(level, buf1)
@@ -407,7 +396,7 @@ def computeABADerivatives(model, data, q, v, tau, fext=None):
             joint_id=err.joint_id) from None
     data.Fcrb.matrix[0] = matrix_face(F)
     for level, L, D in zip(T.levels, C.levels, reversed(Ds)):
-        _aba_derivatives_forward_step2(level, L, D, data, J, MinvT, uT, ddqT, shape)
+        _aba_derivatives_forward_step2(level, L, D, data, J, Mw, uT, ddqT, shape)
     cols = _aba_derivatives_forward2_columns(model, T, C, data, Y, dY, OF, J, Xf, fext, shape)
     oinertias = Y.copy()
     data.dtau_dq, data.dtau_dv = (_in_place(getattr(data, name), shape + (nv, nv))
@@ -421,6 +410,7 @@ def computeABADerivatives(model, data, q, v, tau, fext=None):
     # dAdq_i.linear += gravity_lin x J_i.angular
     dAdq[..., LINEAR] += matvec(_gravity_cross(model), J[..., ANGULAR])
     # Minv lower = upper^T ;  ddq_dq = -Minv dtau_dq ;  ddq_dv = -Minv dtau_dv
+    Minv = moved(Mw, 0, -2).copy()
     lower = np.tril_indices(nv, -1)
     Minv[..., lower[0], lower[1]] = Minv[..., lower[1], lower[0]]
     ddq_dq = -(Minv @ data.dtau_dq)

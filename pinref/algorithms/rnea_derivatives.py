@@ -279,7 +279,7 @@ class LevelColumns:
     ``plus``: ``(rows, cols, local rows)`` of the entries ``[i, sub+_i]`` of the level's joints
     with children ; ``update``: the columns sub_i whose F the level's joints write (all but
     those of root joints with children) ; ``inner``: ``(global, local)`` columns of the joints
-    with children ; ``right[g]``: ``(joint, col)`` of the entries ``[:, idx_v..]`` of group g's
+    with children ; ``right[g]``: ``(K, nv)``, True at the columns idx_v.. of group g's
     joints."""
 
     def __init__(self, model, level, C):
@@ -291,7 +291,6 @@ class LevelColumns:
             nvg = group.nv
             self.spans.append(slice(lo, lo + len(group.ids) * nvg))
             own = ([], [])
-            right = ([], [])
             for k, i in enumerate(group.ids):
                 jmodel = model.joints[i]
                 cols = range(jmodel.idx_v, jmodel.idx_v + nvg)
@@ -300,9 +299,6 @@ class LevelColumns:
                     for c in cols:
                         own[0].append(r)
                         own[1].append(c)
-                for c in range(jmodel.idx_v, model.nv):
-                    right[0].append(k)
-                    right[1].append(c)
                 has_children = end > cols.stop
                 if has_children:
                     for a, r in enumerate(cols):
@@ -315,7 +311,8 @@ class LevelColumns:
                 if level.has_parent or not has_children:
                     update.extend(range(jmodel.idx_v, end))
             self.own.append(tuple(np.array(x, dtype=np.intp) for x in own))
-            self.right.append(tuple(np.array(x, dtype=np.intp) for x in right))
+            self.right.append(np.array([[c >= model.joints[i].idx_v for c in range(model.nv)]
+                                        for i in group.ids]))
             lo += len(group.ids) * nvg
         self.plus = tuple(np.array(x, dtype=np.intp) for x in plus)
         self.update = np.array(update, dtype=np.intp)
