@@ -52,7 +52,8 @@ rest after the loop. BackwardStep1 and ForwardStep2 run whole in the level loop 
 joint i into its parent and read the parent's Fcrb), a level's joints of one kind at a time
 (``level.groups``) for the joints' own matrices, the whole level for the rows of Minv and the
 columns of F; their writes ``Minv[i, sub+_i]`` and ``F[sub_i]`` touch entries of disjoint
-subtrees. In ForwardStep2, ``Minv[i, :] -= ...`` and ``J_i Minv[i, :]`` run over every column:
+subtrees; Minv is worked on rows first, ``(nv, *batch, nv)``, so a level's rows are one
+gather. In ForwardStep2, ``Minv[i, :] -= ...`` and ``J_i Minv[i, :]`` run over every column:
 the entries left of idx_v lie below the diagonal, which the last line overwrites, and only the
 columns idx_v.. of Fcrb[i] are written. oa, of and the motion derivative columns run after its
 loop; BackwardStep2 is rnea_derivatives.py's backward pass (subtree sums by level, the rest
