@@ -53,9 +53,9 @@ joint i into its parent and read the parent's Fcrb), a level's joints of one kin
 (``level.groups``) for the joints' own matrices, the whole level for the rows of Minv and the
 columns of F; their writes ``Minv[i, sub+_i]`` and ``F[sub_i]`` touch entries of disjoint
 subtrees; Minv is worked on rows first, ``(nv, *batch, nv)``, so a level's rows are one
-gather. In ForwardStep2, ``Minv[i, :] -= ...`` and ``J_i Minv[i, :]`` run over every column:
-the entries left of idx_v lie below the diagonal, which the last line overwrites, and only the
-columns idx_v.. of Fcrb[i] are written. oa, of and the motion derivative columns run after its
+gather. In ForwardStep2, ``Minv[i, c0:] -= ...`` and ``J_i Minv[i, c0:]`` run from the
+smallest idx_v c0 of a group's joints: the entries left of a joint's own idx_v lie below the
+diagonal, which the last line overwrites, and only the columns idx_v.. of Fcrb[i] are written. oa, of and the motion derivative columns run after its
 loop; BackwardStep2 is rnea_derivatives.py's backward pass (subtree sums by level, the rest
 after the loop).
 """
@@ -258,18 +258,20 @@ def _aba_derivatives_forward_step2(level, L, D, data, J, Mw, uT, ddqT, shape):
         Jg = _joint_matrices(J[L.cols[span]], nvg, K)
         # oa_gf_i += J_i ddq_i
         OA_GF[rows_g] = OA_GF[rows_g] + matvec(Jg, ddq)
-        Mg = _joint_rows(Mw[group.v_index], K, nvg)                    # (K, *batch, nvg, nv)
+        # (columns c0.. only: c0 is the smallest idx_v of the group's joints)
+        c0, mask = right
+        Mg = _joint_rows(Mw[group.v_index, ..., c0:], K, nvg)            # (K, *batch, nvg, .)
         if level.has_parent:
-            Fp = Fm[p][g] if isinstance(p, slice) else Fm[p[g]]
+            Fp = Fm[..., c0:][p][g] if isinstance(p, slice) else Fm[..., c0:][p[g]]
             # Minv[i, idx_v:] -= UDinv_i^T Fcrb[parent][idx_v:]
             Mg = Mg - UDinv.mT @ Fp
-            Mw[group.v_index] = _rows_of_joints(Mg)
+            Mw[group.v_index, ..., c0:] = _rows_of_joints(Mg)
         # Fcrb[i][idx_v:] = J_i Minv[i, idx_v:] (+ Fcrb[parent][idx_v:])
         Fi = Jg @ Mg
         if level.has_parent:
             Fi = Fi + Fp
-        Fm[rows_g] = np.where(right.reshape((K,) + (1,) * (len(shape) + 1) + right.shape[1:]),
-                              Fi, Fm[rows_g])
+        mask = mask.reshape((K,) + (1,) * (len(shape) + 1) + mask.shape[1:])
+        Fm[rows_g, ..., c0:] = np.where(mask, Fi, Fm[rows_g, ..., c0:])
 
 
 def _joint_rows(x, K, nvg):

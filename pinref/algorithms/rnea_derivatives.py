@@ -279,8 +279,8 @@ class LevelColumns:
     ``plus``: ``(rows, cols, local rows)`` of the entries ``[i, sub+_i]`` of the level's joints
     with children ; ``update``: the columns sub_i whose F the level's joints write (all but
     those of root joints with children) ; ``inner``: ``(global, local)`` columns of the joints
-    with children ; ``right[g]``: ``(K, nv)``, True at the columns idx_v.. of group g's
-    joints."""
+    with children ; ``right[g]``: ``(c0, mask)``, c0 the first idx_v of group g's joints and
+    ``mask (K, nv - c0)`` True at the columns idx_v.. of each."""
 
     def __init__(self, model, level, C):
         self.cols = level.v_index
@@ -311,8 +311,10 @@ class LevelColumns:
                 if level.has_parent or not has_children:
                     update.extend(range(jmodel.idx_v, end))
             self.own.append(tuple(np.array(x, dtype=np.intp) for x in own))
-            self.right.append(np.array([[c >= model.joints[i].idx_v for c in range(model.nv)]
-                                        for i in group.ids]))
+            c0 = min(model.joints[i].idx_v for i in group.ids)
+            self.right.append((c0, np.array([[c >= model.joints[i].idx_v
+                                              for c in range(c0, model.nv)]
+                                             for i in group.ids])))
             lo += len(group.ids) * nvg
         self.plus = tuple(np.array(x, dtype=np.intp) for x in plus)
         self.update = np.array(update, dtype=np.intp)
