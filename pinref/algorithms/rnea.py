@@ -21,10 +21,12 @@ How the code maps to the loop above. Only two statements of the forward step rea
 joint ``i`` of one tree depth (a slice of the stacked caches), ``level.parent_rows`` their
 parents' rows, which an earlier level has finished, so the result is the per-joint loop's. The
 other statements read only joint i's own values and run for every joint at once (rows
-``1 .. n-1``, one NumPy call each): ``jcalc``, ``liMi`` and ``S_i a_i`` before the first level
-loop, ``c_J + v_i x v_J`` between the loop over v and the loop over a_gf, ``h`` and ``f`` after
-it. The forward step is then one thing split in these places; every row is written once, so
-each joint has completed it (and the hooks see it, level by level) when the pass ends.
+``1 .. n-1``, one NumPy call each): ``jcalc`` and ``liMi`` before the first level loop,
+``c_J + v_i x v_J`` and ``+= S_i a_i`` between the loop over v and the loop over a_gf, ``h`` and
+``f`` after it. The forward step is then one thing split in these places; every row is written
+once, so each joint has completed it (and the hooks see it, level by level) when the pass ends.
+A frame-axis 1-dof joint (``tree.BATCHED``) has S_i = e_k: ``S_i a_i`` adds a_i into entry k of
+a_gf_i and ``S_i^T f_i`` is entry k of f_i, one gather over the joints instead of a product.
 
 The backward step reads ``f[i]`` after every child of i has added into it, so it runs level by
 level from the deepest: ``tau_i`` for the joints of the level, then their additions into the
@@ -43,16 +45,17 @@ import numpy as np
 from ..spatial import Motion
 from . import steps as S
 from ._args import external_forces, state
-from ._levels import (Walk, crf, crm, expand, full, inputs, joint_calc, kind_subspace_times,
-                      matvec, scatter, tangent_rows, vecmat, widen)
+from ._levels import (Walk, crf, crm, expand, full, inputs, joint_calc, matvec, scatter,
+                      segments, tangent_rows, vecmat, widen)
 
 
 class _Plan:
     """What the RNEA family reads of the model's Tree at each call, built once per Tree:
     ``joints`` (rows 1 .. n-1), ``inertia`` (Y_i of those rows, ``(n-1, 6, 6)``), the levels'
-    ``(rows, parent rows)`` (``below_root``: the levels whose parent is no universe), and for
-    the backward step, per level, ``axis``: the frame-axis 1-dof joints (``tree.BATCHED``, S_i
-    the unit vector e_k) as ``(rows, k, v index)``, and ``others``: the other groups."""
+    ``(rows, parent rows)`` (``below_root``: the levels whose parent is no universe), and per
+    level (``axis``, ``others``) and for the whole tree (``tree_axis``, ``tree_others``): the
+    frame-axis 1-dof joints (``tree.BATCHED``, S_i the unit vector e_k) as ``(rows, k, v
+    index)``, and the other groups."""
 
     def __init__(self, tree):
         n = len(tree.order)
@@ -64,16 +67,21 @@ class _Plan:
                            if level.has_parent]
         self.axis, self.others = {}, {}
         for level in tree.levels:
-            axis = [g for g in level.groups if g.batched]
+            self.axis[id(level)] = _axis_joints([g for g in level.groups if g.batched])
             self.others[id(level)] = [g for g in level.groups if not g.batched]
-            if not axis:
-                self.axis[id(level)] = None
-                continue
-            rows = np.concatenate([np.arange(g.rows.start, g.rows.stop) for g in axis])
-            k = np.concatenate([np.full(len(g.ids), np.flatnonzero(g.template._S_col)[0])
-                                for g in axis])
-            v = np.concatenate([g.v_index for g in axis])
-            self.axis[id(level)] = (rows, k, v)
+        groups = [g for level in tree.levels for g in level.groups]
+        self.tree_axis = _axis_joints([g for g in groups if g.batched])
+        self.tree_others = [g for g in groups if not g.batched]
+
+
+def _axis_joints(groups):
+    """``(rows, k, v index)`` of the frame-axis joints of ``groups`` (S_i = e_k), or None."""
+    if not groups:
+        return None
+    rows = np.concatenate([np.arange(g.rows.start, g.rows.stop) for g in groups])
+    k = np.concatenate([np.full(len(g.ids), np.flatnonzero(g.template._S_col)[0])
+                        for g in groups])
+    return rows, k, np.concatenate([g.v_index for g in groups])
 
 
 _PLANS = weakref.WeakKeyDictionary()
@@ -86,11 +94,12 @@ def _plan(T):
     return plan
 
 
-def _rnea_forward_step(call, plan, T, kin, Sa, data, shape, fext):
-    """Mirrors RneaForwardStep::algo for every joint (jcalc, liMi and S_i a_i ran before:
-    ``kin``, ``Sa``); writes v, a_gf, h, f. v and the parent's term of a_gf run level by level,
-    the other statements for every joint at once (module docstring). Reports the joints level
-    by level at the end, each level followed by the driver's ``f[i] -= fext[i]`` when given."""
+def _rnea_forward_step(call, plan, T, kin, aT, data, shape, fext):
+    """Mirrors RneaForwardStep::algo for every joint (jcalc and liMi ran before: ``kin``;
+    ``aT = tangent_rows(a)``); writes v, a_gf, h, f. v and the parent's term of a_gf run level
+    by level, the other statements for every joint at once (module docstring). S_i a_i of a
+    frame-axis joint (S_i = e_k) adds a_i into entry k. Reports the joints level by level at the
+    end, each level followed by the driver's ``f[i] -= fext[i]`` when given."""
     J, nb = plan.joints, len(shape)
     V, A, H, F = data.v.vector, data.a_gf.vector, data.h.vector, data.f.vector
     X, vJ = kin.X, kin.vJ
@@ -99,11 +108,17 @@ def _rnea_forward_step(call, plan, T, kin, Sa, data, shape, fext):
     for i, p in plan.below_root:
         # v_i = v_J + liMi^-1 v_parent   (parent > 0)
         V[i] = vJ[i] + matvec(X[i], V[p])
-    # a_gf_i = (c_J + v_i x v_J) + S_i a_i   (every joint)
+    # a_gf_i = c_J + v_i x v_J   (every joint)
     bias = matvec(crm(V[J]), vJ[J])
-    if kin.c is not None:
-        bias = kin.c[J] + bias
-    A[J] = bias + Sa[J]
+    A[J] = bias if kin.c is None else kin.c[J] + bias
+    if plan.tree_axis is not None:
+        rows, k, v = plan.tree_axis
+        # a_gf_i += S_i a_i   (S_i = e_k: a_i adds into entry k)
+        A[rows, ..., k] = A[rows, ..., k] + aT[v]
+    for group in plan.tree_others:
+        S_i = data.joints[group.ids[0]].S
+        # a_gf_i += S_i a_i
+        A[group.rows] = A[group.rows] + matvec(S_i, segments(aT, group.v_index, group.nv, shape))
     for i, p in plan.levels:
         # a_gf_i += liMi^-1 a_gf_parent
         A[i] = A[i] + matvec(X[i], A[p])
@@ -188,10 +203,10 @@ def rnea(model, data, q, v, a, fext=None):
         data.v[0] = Motion.Zero()
         data.a_gf[0] = -model.gravity
         # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J ;
-        # X = liMi.actionInverse ; S_i a_i   (every joint: no parent read)
+        # X = liMi.actionInverse   (every joint: no parent read)
         kin = joint_calc(T, data, q, v, shape)
-        Sa = kind_subspace_times(T, data, tangent_rows(a), shape)
-        call.run(S.RNEA_FORWARD, _rnea_forward_step, call, plan, T, kin, Sa, data, shape, fext)
+        call.run(S.RNEA_FORWARD, _rnea_forward_step, call, plan, T, kin, tangent_rows(a), data,
+                 shape, fext)
         tauT = tangent_rows(data.tau)
         for level in reversed(T.levels):
             call.run(S.RNEA_BACKWARD, _rnea_backward_step, call, plan, level, kin, data, tauT,
