@@ -40,7 +40,15 @@ class Walk:
 
 def full(shape, *arrays):
     """Each array broadcast to the batch ``shape`` (read-only views)."""
-    return [None if x is None else np.broadcast_to(x, shape + x.shape[-1:]) for x in arrays]
+    return [None if x is None else _read_only(x) if x.shape[:-1] == shape else
+            np.broadcast_to(x, shape + x.shape[-1:]) for x in arrays]
+
+
+def _read_only(x):
+    """A read-only view of ``x`` (what ``np.broadcast_to`` gives for x's own shape, cheaper)."""
+    y = x.view()
+    y.flags.writeable = False
+    return y
 
 
 def widen(data, shape, *caches):
@@ -57,6 +65,12 @@ def expand(x, nb):
 def matvec(A, x):
     """``A x`` over leading axes."""
     return np.matvec(A, x)
+
+
+def const_matvec(A, x):
+    """``A_i x_i`` for constants ``A (K, 6, 6)`` (one per joint, no batch axes) and ``x (K,
+    *batch, 6)``: one matrix product per joint over its whole batch (BLAS)."""
+    return (x.reshape(x.shape[:1] + (-1, 6)) @ A.mT).reshape(x.shape)
 
 
 def vecmat(x, A):
@@ -81,15 +95,16 @@ def action_inverse(R, p):
 
 def tangent_rows(x):
     """``x (*shape, n)`` as a view ``(n, *shape)``: entries first, so that a group's entries are
-    one gather (``segments``) and ``x[..., v_i]`` can be written through it."""
-    return np.moveaxis(x, -1, 0)
+    one gather (``segments``) and ``x[..., v_i]`` can be written through it (a single state's
+    ``x`` is its own rows)."""
+    return x if x.ndim == 1 else np.moveaxis(x, -1, 0)
 
 
 def segments(xT, index, n, shape):
     """The entries ``index`` (n per joint) of ``xT = tangent_rows(x)`` as ``(K, *shape, n)``."""
     y = xT[index]
-    if n == 1:
-        return y.reshape((len(index),) + shape + (1,))
+    if n == 1 or not shape:
+        return y.reshape((len(index) // n,) + shape + (n,))
     return np.moveaxis(y.reshape((len(index) // n, n) + shape), 1, -1)
 
 
@@ -98,6 +113,8 @@ def scatter(outT, index, y, shape, add=0):
     through ``outT = tangent_rows(out)``; ``y (K, *shape, n)``."""
     if y.shape[-1] == 1:
         y = y.reshape(y.shape[:-1])
+    elif not shape:
+        y = y.reshape(len(index))
     else:
         y = np.moveaxis(y, -1, 1).reshape((len(index),) + shape)
     if add > 0:

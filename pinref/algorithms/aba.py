@@ -18,7 +18,8 @@
         a_gf[i] += liMi[i]^-1 a_gf[parent]
         ddq_i    = Dinv_i u_i - UDinv_i^T a_gf[i]
         a_gf[i] += S_i ddq_i
-        a[i]     = a_gf[i] + (oMi[i].R^T g_lin ; 0)     (oMi as last written: docs/quirks.md)
+        a[i]     = a_gf[i] + (oMi[i].R^T g_lin ; 0)    (g_lin = model.gravity.linear; oMi as
+                                                        last written: docs/quirks.md)
         f[i]     = Y_i a_gf[i] + v[i] x* h[i]
     for i = n-1 .. 1:
         f[parent] += liMi[i] f[i]                       (parent 0 included)
@@ -27,60 +28,117 @@ X* = liMi[i].dualAction = X^T with X = liMi[i].actionInverse, so ``X* Ia X*^T = 
 (Pinocchio's ``SE3actOn``, which unrolls it block by block). After the call f[i] is RNEA's f for
 (q, v, ddq) without fext.
 
-The steps work on a tree level at a time, as in rnea.py (its module docstring says how a level
-step maps to Pinocchio's per-joint loop and why ``x = x + y`` where C++ writes ``+=``); the
-backward step and the final loop add the children into their parents round by round, in
-Pinocchio's order. jcalc and liMi, which read no parent, run for every joint before the first
-level loop.
+How the code maps to the loops above (rnea.py's module docstring says how a level step maps to
+Pinocchio's per-joint loop and why ``x = x + y`` where C++ writes ``+=``). Only what reads the
+parent runs level by level; a statement that reads no parent runs for every joint at once,
+before or after the level loop, and a step reports its joints (``call.done``) once every field
+it declares holds what Pinocchio's loop holds after the joint:
+
+- pass 1: jcalc and liMi before the loop (``joint_calc``), v_i level by level, then the bias
+  c_i, Yaba_i, h_i and f_i for every joint at once;
+- pass 2 (backward): level by level; the children add into their parents round by round, in
+  Pinocchio's order. calc_aba and the S products run once per group of joints, or once for the
+  whole level when its joints are all frame-axis 1-dof joints (``level.axes``);
+- pass 3: a_gf_i += liMi^-1 a_gf_parent, ddq_i and a_gf_i += S_i ddq_i level by level (a child
+  reads its parent's final a_gf), then a_i and f_i for every joint at once;
+- the last loop: level by level, round by round, as pass 2.
 """
 
 import numpy as np
 
 from ..errors import NotPositiveDefiniteError
-from ..spatial import Force, Motion
 from . import steps as S
 from ._args import Convention, check_local, external_forces, state
-from ._levels import (Walk, crf, crm, expand, full, inputs, joint_calc, joint_calc_aba,
-                      level_array, matvec, scatter, segments, subspace_times, subspaces,
-                      subspace_transpose_times, tangent_rows, vecmat, widen)
+from ._levels import (Walk, const_matvec, crf, crm, expand, full, inputs, joint_calc, joint_calc_aba,
+                      level_array, matvec, scatter, segments, subspaces, tangent_rows, vecmat,
+                      widen)
 from .rnea import _fext_step
 
 
-def _aba_forward_step1(call, level, kin, T, data, shape):
-    """Mirrors AbaLocalConventionForwardStep1::algo for the joints of one level (jcalc and liMi
-    ran before the level loop: ``kin``); writes their v, a_gf (= c_i), Yaba, h, f."""
-    i, p = level.rows, level.parent_rows
-    V, A, H, F = data.v.vector, data.a_gf.vector, data.h.vector, data.f.vector
-    X, vJ = kin.X[i], kin.vJ[i]
-    # v_i = v_J + liMi^-1 v_parent   (parent > 0)
-    V[i] = vJ + matvec(X, V[p]) if level.has_parent else vJ
+def _parts(level, data, shape):
+    """``(rows of the level, tangent entries, nv, S)`` for each part of a level that takes its
+    S products in one call: the whole level (``level.axes``, S_i stacked) or each group."""
+    if level.axes is not None:
+        return ((slice(None), level.axes.v_index, 1, expand(level.axes.S, len(shape))),)
+    lo = level.rows.start
+    return [(slice(g.rows.start - lo, g.rows.stop - lo), g.v_index, g.nv, S_g)
+            for g, S_g in zip(level.groups, subspaces(level, data))]
+
+
+def _axes_calc_aba(axes, data, armature, arm, Ia, update_I):
+    """``jmodel.calc_aba(jdata, armature_i, Ia_i, update_I)`` for every joint of a level of
+    frame-axis 1-dof joints at once, as their ``FrameAxisJointModel.calc_aba`` with S_i = e_k
+    (``Ia (K, *batch, 6, 6)`` updated in place; ``arm``: ``armature`` as ``(nv, 1 * nb)``);
+    writes the joints' U, StU, Dinv, UDinv and returns ``(Dinv (K, *batch, 1, 1), UDinv (K,
+    *batch, 6, 1))``."""
+    k, K = axes.columns, axes.joints
+    # U_i = Ia_i S_i = Ia_i[:, k] ; StU_i = U_i[k] + armature_i
+    U = Ia[K, ..., k]
+    StU = U[K, ..., k] + arm[axes.v_index]
+    if not StU.min() > 0:                             # (NaN fails too)
+        for j, jmodel in enumerate(axes.jmodels):
+            jmodel.calc_aba(jmodel.createData(), armature[jmodel.v_slice], Ia[j].copy(), False)
+    # Dinv_i = 1 / StU_i ; UDinv_i = U_i Dinv_i
+    Dinv = 1.0 / StU
+    UDinv = U * Dinv[..., None]
+    if update_I:
+        # Ia_i -= UDinv_i U_i^T
+        Ia -= UDinv[..., :, None] * U[..., None, :]
+    U, StU, Dinv, UDinv = U[..., None], StU[..., None, None], Dinv[..., None, None], \
+        UDinv[..., None]
+    for key, g in axes.groups:
+        data.joint_rows[key].write(U=U[g], StU=StU[g], Dinv=Dinv[g], UDinv=UDinv[g])
+    return [(Dinv, UDinv)]
+
+
+def _aba_forward_step1(call, T, kin, data, shape):
+    """Mirrors AbaLocalConventionForwardStep1::algo, in two places: v_i level by level (it
+    reads the parent), then every statement that reads no parent for every joint at once
+    (jcalc and liMi ran before: ``kin``); writes v, a_gf (= c_i), Yaba, h, f. Returns
+    ``v_i x* h_i`` ``(n, *shape, 6)`` for pass 3. The driver reports the joints afterwards,
+    level by level."""
+    V, j = data.v.vector, slice(1, None)
+    X, vJ = kin.X, kin.vJ
+    for level in T.levels:
+        i, p = level.rows, level.parent_rows
+        # v_i = v_J + liMi^-1 v_parent   (parent > 0)
+        V[i] = vJ[i] + matvec(X[i], V[p]) if level.has_parent else vJ[i]
     # c_i = c_J + v_i x v_J   (held in a_gf until pass 3)
-    bias = matvec(crm(V[i]), vJ)
-    A[i] = bias if kin.c is None else kin.c[i] + bias
+    bias = matvec(crm(V[j]), vJ[j])
+    data.a_gf.vector[j] = bias if kin.c is None else kin.c[j] + bias
     # IA_i = Y_i ; h_i = Y_i v_i ; pA_i = v_i x* h_i
-    Y = expand(T.inertia_matrix[i], len(shape))
-    data.Yaba.matrix[i] = Y
-    H[i] = matvec(Y, V[i])
-    F[i] = matvec(crf(V[i]), H[i])
-    call.done(S.ABA_FORWARD1, level.forward_ids)
+    Y = expand(T.inertia_matrix[j], len(shape))
+    data.Yaba.matrix[j] = Y
+    H = data.h.vector
+    H[j] = const_matvec(T.inertia_matrix[j], V[j])
+    vxh = matvec(crf(V[j]), H[j])
+    data.f.vector[j] = vxh
+    return vxh
 
 
-def _aba_backward_step(call, level, kin, model, data, uT, shape):
+def _aba_backward_step(call, level, kin, model, arm, data, uT, shape):
     """Mirrors AbaLocalConventionBackwardStep::algo for the joints of one level; eliminates
-    each joint i into its parent. Returns the joints' (Dinv, UDinv) by group."""
+    each joint i into its parent. Returns, per part (``_parts``), the part, ``(Dinv, UDinv)``
+    and u_i."""
     i, A, F = level.rows, data.a_gf.vector, data.f.vector
-    Ia = data.Yaba.matrix[i]
-    # u_i = tau_i - S_i^T pA_i
-    subspace_transpose_times(level, subspaces(level, data), F[i], uT, shape, add=-1)
+    Ia, pA, parts = data.Yaba.matrix[i], F[i], _parts(level, data, shape)
+    u = []
+    for g, v_i, nv, S_i in parts:
+        # u_i -= S_i^T pA_i
+        u_g = segments(uT, v_i, nv, shape) - vecmat(pA[g], S_i)
+        scatter(uT, v_i, u_g, shape)
+        u.append(u_g)
     # U_i = IA_i S_i ; Dinv_i = (S_i^T U_i + armature_i)^-1 ; UDinv_i ; Ia_i = IA_i - UDinv_i U_i^T
-    D = joint_calc_aba(level, data, model.armature, Ia, shape)
+    if level.axes is not None:
+        D = _axes_calc_aba(level.axes, data, model.armature, arm, Ia, level.has_parent)
+    else:
+        D = joint_calc_aba(level, data, model.armature, Ia, shape)
     if not level.has_parent:
         call.done(S.ABA_BACKWARD, level.backward_ids)
-        return D
+        return parts, D, u
     # pa_i = pA_i + (Ia_i c_i + UDinv_i u_i)
-    UDu = [matvec(UDinv, segments(uT, group.v_index, group.nv, shape))
-           for group, (_, UDinv) in zip(level.groups, D)]
-    F[i] = F[i] + (matvec(Ia, A[i]) + level_array(level, UDu, shape, 6))
+    UDu = [matvec(UDinv, u_g) for (_, UDinv), u_g in zip(D, u)]
+    F[i] = pA + (matvec(Ia, A[i]) + level_array(level, UDu, shape, 6))
     # X* Ia_i X*^T = X^T Ia_i X ; liMi pa_i = X^T pa_i
     X = kin.X[i]
     XIX, Xf = X.mT @ Ia @ X, vecmat(F[i], X)
@@ -89,32 +147,34 @@ def _aba_backward_step(call, level, kin, model, data, uT, shape):
         data.Yaba.matrix[parents] = data.Yaba.matrix[parents] + XIX[children]
         F[parents] = F[parents] + Xf[children]
         call.done(S.ABA_BACKWARD, ids)
-    return D
+    return parts, D, u
 
 
-def _aba_forward_step2(call, level, kin, D, T, model, data, uT, ddqT, shape):
-    """Mirrors AbaLocalConventionForwardStep2::algo for the joints of one level; writes their
-    a_gf, ddq, a, f."""
-    i, p = level.rows, level.parent_rows
-    V, A, H, F = data.v.vector, data.a_gf.vector, data.h.vector, data.f.vector
-    # a_gf_i = c_i + liMi^-1 a_gf_parent
-    A[i] = A[i] + matvec(kin.X[i], A[p])
-    lo = i.start
-    for group, (Dinv, UDinv) in zip(level.groups, D):
-        g = slice(group.rows.start - lo, group.rows.stop - lo)
-        # ddq_i = Dinv_i u_i - UDinv_i^T a_gf_i
-        u = segments(uT, group.v_index, group.nv, shape)
-        scatter(ddqT, group.v_index, matvec(Dinv, u) - vecmat(A[i][g], UDinv), shape)
-    # a_gf_i += S_i ddq_i
-    A[i] = A[i] + subspace_times(level, subspaces(level, data), ddqT, shape)
+def _aba_forward_step2(call, T, kin, passed, vxh, model, data, ddqT, shape):
+    """Mirrors AbaLocalConventionForwardStep2::algo, in two places: a_gf_i and ddq_i level by
+    level (a child reads its parent's final a_gf), then a_i and f_i for every joint at once;
+    writes a_gf, ddq, a, f. ``passed``: what pass 2 returned, level by level."""
+    A, j = data.a_gf.vector, slice(1, None)
+    for level, (parts, D, u) in zip(T.levels, passed):
+        i, p = level.rows, level.parent_rows
+        # a_gf_i = c_i + liMi^-1 a_gf_parent
+        a_i = A[i] + matvec(kin.X[i], A[p])
+        Sddq = []
+        for (g, v_i, _, S_i), (Dinv, UDinv), u_g in zip(parts, D, u):
+            # ddq_i = Dinv_i u_i - UDinv_i^T a_gf_i
+            ddq = matvec(Dinv, u_g) - vecmat(a_i[g], UDinv)
+            scatter(ddqT, v_i, ddq, shape)
+            Sddq.append(matvec(S_i, ddq))
+        # a_gf_i += S_i ddq_i
+        A[i] = a_i + level_array(level, Sddq, shape, 6)
     # a_i = a_gf_i + (oMi.R^T g_lin ; 0)
-    a = A[i].copy()
-    a[..., :3] += vecmat(model.gravity.linear, data.oMi.rows("rotation", i, shape))
-    data.a.vector[i] = a
-    # f_i = Y_i a_gf_i + v_i x* h_i
-    Y = expand(T.inertia_matrix[i], len(shape))
-    F[i] = matvec(Y, A[i]) + matvec(crf(V[i]), H[i])
-    call.done(S.ABA_FORWARD2, level.forward_ids)
+    a = data.a.vector
+    a[j] = A[j]
+    a[j, ..., :3] += vecmat(model.gravity.linear, data.oMi.rows("rotation", j, shape))
+    # f_i = Y_i a_gf_i + v_i x* h_i   (v_i x* h_i as pass 1 computed it)
+    data.f.vector[j] = const_matvec(T.inertia_matrix[j], A[j]) + vxh
+    for level in T.levels:
+        call.done(S.ABA_FORWARD2, level.forward_ids)
 
 
 def _aba_final_step(call, level, kin, data):
@@ -131,7 +191,7 @@ def _aba_final_step(call, level, kin, data):
 
 def _init_step(call, data):
     """``f[0].setZero()``, in the overload without fext."""
-    data.f[0] = Force.Zero()
+    data.f.vector[0] = 0.0
     call.done(S.ABA_INIT, (0,))
 
 
@@ -166,8 +226,8 @@ def _aba(call, model, data, q, v, tau, fext, convention):
     fext = external_forces(model, fext, shape)
     widen(data, shape, "liMi", "v", "a_gf", "a", "h", "f", "Yaba")
     T = Walk(model, q, v)
-    data.v[0] = Motion.Zero()
-    data.a_gf[0] = -model.gravity
+    data.v.vector[0] = 0.0
+    data.a_gf.vector[0] = -model.gravity.vector
     data.u = np.array(tau)
     data.ddq = np.zeros(shape + (model.nv,))
     uT, ddqT = tangent_rows(data.u), tangent_rows(data.ddq)
@@ -176,24 +236,26 @@ def _aba(call, model, data, q, v, tau, fext, convention):
     # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J ;
     # X = liMi.actionInverse   (every joint: no parent read)
     kin = joint_calc(T, data, q, v, shape)
+    vxh = call.run(S.ABA_FORWARD1, _aba_forward_step1, call, T, kin, data, shape)
     for level in T.levels:
-        call.run(S.ABA_FORWARD1, _aba_forward_step1, call, level, kin, T, data, shape)
+        # pass 1 is complete for these joints; f_i -= fext_i right after (Pinocchio's order)
+        call.done(S.ABA_FORWARD1, level.forward_ids)
         if fext is not None:
             call.run(S.ABA_FEXT, _fext_step, call, S.ABA_FEXT, level, data, fext)
-    Ds = []
+    arm = model.armature.reshape((model.nv,) + (1,) * len(shape))
+    passed = []
     try:
         for level in reversed(T.levels):
-            Ds.append(call.run(S.ABA_BACKWARD, _aba_backward_step, call, level, kin, model, data,
-                               uT, shape))
+            passed.append(call.run(S.ABA_BACKWARD, _aba_backward_step, call, level, kin, model,
+                                   arm, data, uT, shape))
     except NotPositiveDefiniteError as err:
         # no half-written result that looks valid: ddq and u hold NaN
         data.ddq[...] = np.nan
         data.u[...] = np.nan
         raise NotPositiveDefiniteError(
             f"aba: joint {model.names[err.joint_id]!r}: {err}", joint_id=err.joint_id) from None
-    for level, D in zip(T.levels, reversed(Ds)):
-        call.run(S.ABA_FORWARD2, _aba_forward_step2, call, level, kin, D, T, model, data, uT,
-                 ddqT, shape)
+    call.run(S.ABA_FORWARD2, _aba_forward_step2, call, T, kin, passed[::-1], vxh, model, data,
+             ddqT, shape)
     for level in reversed(T.levels):
         call.run(S.ABA_FINAL_LOOP, _aba_final_step, call, level, kin, data)
     call.shape = shape

@@ -24,10 +24,13 @@ operations that read q as a configuration refuse a quaternion or (cos, sin) pair
 norm with NotNormalizedError naming the joint (fix: ``pinref.normalize(model, q)``).
 """
 
+import weakref
+
 import numpy as np
 
 from ..errors import ModelError, NonFiniteError, ShapeError, UnsupportedError
 from ..model.model import real_array
+from ..model.tree import tree
 from ._args import ArgumentPosition, state
 
 
@@ -57,10 +60,35 @@ def integrate(model, q, v):
     q, arrays, shape = state(model, q, v=v)
     v = arrays["v"]
     out = np.empty(shape + (model.nq,))
-    for jmodel in _joints(model):
-        # q_out[q_i] = integrate_i(q[q_i], v[v_i])
-        out[..., jmodel.q_slice] = jmodel.integrate(q[..., jmodel.q_slice], v[..., jmodel.v_slice])
+    for space, q_index, v_index, joints in _spaces(model):
+        # q_out[q_i] = integrate_i(q[q_i], v[v_i])   (the joints of one space at once; q and v
+        # were checked above, as integrate_i checks them)
+        q_i = q[..., q_index].reshape(shape + joints + (space.nq,))
+        v_i = v[..., v_index].reshape(shape + joints + (space.nv,))
+        out[..., q_index] = space._integrate(q_i, v_i).reshape(shape + (len(q_index),))
     return out
+
+
+_SPACES = weakref.WeakKeyDictionary()   # the model's Tree -> its joints grouped by space
+
+
+def _spaces(model):
+    """The model's joints grouped by configuration space (equal ``lie_group``, in the order of
+    their first joint): ``(space, q entries, v entries, joints)`` for each space, ``joints``
+    the shape of the joint axis (``(K,)``, or ``()`` for a space of one joint), so that an
+    operation applied joint by joint runs once per space. Built once per Tree (it follows the
+    model's joints)."""
+    key = tree(model)
+    if key not in _SPACES:
+        groups = {}
+        for jmodel in _joints(model):
+            groups.setdefault(jmodel.lie_group, []).append(jmodel)
+        _SPACES[key] = [(space,
+                         np.concatenate([np.arange(j.idx_q, j.idx_q + j.nq) for j in joints]),
+                         np.concatenate([np.arange(j.idx_v, j.idx_v + j.nv) for j in joints]),
+                         (len(joints),) if len(joints) > 1 else ())
+                        for space, joints in groups.items()]
+    return _SPACES[key]
 
 
 def difference(model, q1, q2):

@@ -117,8 +117,31 @@ def _linear_action_inverse(M, R, p):
     return out.reshape(36)
 
 
+class AxisGroup:
+    """Every joint of one level, when all are frame-axis 1-dof joints (the ``BATCHED`` kinds),
+    as one group for the steps that differ between them only by the axis (ABA's calc_aba and
+    the S products): rows ``rows``, tangent entries ``v_index`` (one per joint), ``S (K, 6, 1)``
+    the joints' constant S stacked, ``columns`` the entry k of each joint's S = e_k (``joints``:
+    0 .. K-1, to pick ``x[joints, ..., columns]``), and the level's ``groups`` (each holds its
+    joints' data rows) as ``(key, rows of the level)``."""
+
+    def __init__(self, level):
+        lo = level.rows.start
+        self.rows, self.v_index, self.nv = level.rows, level.v_index, 1
+        self.S = np.concatenate([np.broadcast_to(g.template._S, (len(g.ids), 6, 1))
+                                 for g in level.groups])
+        self.S.flags.writeable = False
+        self.columns = np.concatenate([np.full(len(g.ids), g.template.part.start
+                                               + g.template.axis) for g in level.groups])
+        self.joints = np.arange(len(self.columns))
+        self.groups = [(g.key, slice(g.rows.start - lo, g.rows.stop - lo)) for g in level.groups]
+        self.jmodels = [j for g in level.groups for j in g.jmodels]
+
+
 class Level:
-    """The joints of one depth: rows ``rows`` of the caches, their parents' rows, groups, rounds."""
+    """The joints of one depth: rows ``rows`` of the caches, their parents' rows, groups, rounds;
+    ``axes``: the level as one :class:`AxisGroup` (None unless every joint is a ``BATCHED``
+    one)."""
 
     def __init__(self, model, pos, ids, lo):
         self.ids = ids
@@ -139,6 +162,7 @@ class Level:
             self.groups.append(Group(model, ids[start:end], range(lo + start, lo + end), "aba"))
             start = end
         self.v_index = np.concatenate([g.v_index for g in self.groups])
+        self.axes = AxisGroup(self) if all(g.batched for g in self.groups) else None
         # rounds: (local indices of the children, their parents' rows), children of one parent in
         # decreasing index, round r taking the r-th of every parent
         children = {}
