@@ -58,7 +58,7 @@ import numpy as np
 from ..errors import ModelError
 from ..model.tree import tree
 from ..spatial import SE3, Motion
-from ..spatial._kernels import (LINEAR, act_inv_motion, act_motion, cross, matvec,
+from ..spatial._kernels import (LINEAR, act_inv_motion, act_motion, cross, halves, matvec,
                                 motion_cross_motion, mT, stack6)
 from ._args import ReferenceFrame, check_data, state
 from ._levels import Walk, expand, full, joint_calc, widen
@@ -173,15 +173,15 @@ def _column_constants(T):
 
 
 def subspace_columns(T, data, shape):
-    """Column k of ``S`` for every column k of a ``(6, nv)`` Jacobian, ``(nv, *shape, 6)`` (1-axes
-    for the batch when every S is constant), and the row of each column's joint."""
+    """Column k of ``S`` for every column k of a ``(6, nv)`` Jacobian, ``(nv, 6)`` when every S
+    is a constant, else ``(nv, *shape, 6)``; and the row of each column's joint."""
     rows, S_const = _column_constants(T)
     S_data = [(g, data.joints[g.ids[0]].S) for g in T.kinds if not g.batched]
     if all(S_j.ndim == 2 for _, S_j in S_data):
         S = S_const.copy()
         for group, S_j in S_data:
             S[group.v_index] = S_j.T
-        return expand(S, len(shape)), rows
+        return S, rows
     S = np.empty((len(rows),) + shape + (6,))
     S[:] = expand(S_const, len(shape))
     for group, S_j in S_data:
@@ -198,8 +198,16 @@ def world_columns(T, data, J, shape):
     *shape, 6)`` with the row of each column's joint ``(nv,)``."""
     S, rows = subspace_columns(T, data, shape)
     R, p = data.oMi.rows("rotation", rows, shape), data.oMi.rows("translation", rows, shape)
-    # J[:, cols_i] = oMi S_i
-    cols = act_motion(R, p, S)
+    # [R v | R w] for each column S = (v ; w): with S constant, column k's product is one
+    # (B*3, 3) x (3, 2) matrix product over the batch
+    V = mT(halves(S))
+    if S.ndim == 2:
+        RV = (R.reshape(len(rows), -1, 3) @ V).reshape(R.shape[:-1] + (2,))
+    else:
+        RV = R @ V
+    Rw = RV[..., 1]
+    # J[:, cols_i] = oMi S_i = (R v + p x R w ; R w)
+    cols = stack6(RV[..., 0] + cross(p, Rw), Rw)
     np.moveaxis(J, -1, 0)[...] = cols
     return cols, rows
 
