@@ -72,6 +72,8 @@ def _stack(*columns):
 
 def _concat(*parts):
     """Concatenate ``(..., k)`` arrays along the last axis, broadcasting their batch axes."""
+    if all(p.shape[:-1] == parts[0].shape[:-1] for p in parts):
+        return np.concatenate(parts, axis=-1)
     shape = np.broadcast_shapes(*(p.shape[:-1] for p in parts))
     return np.concatenate([np.broadcast_to(p, shape + p.shape[-1:]) for p in parts], axis=-1)
 
