@@ -82,7 +82,7 @@ def add_model_arguments(parser):
 
 def model_from_args(args):
     """The pinref Model that ``--model`` and ``--free-flyer`` name."""
-    from .compare.models import load_model
+    from .model.loading import load_model
 
     return load_model(args.model, args.free_flyer)
 

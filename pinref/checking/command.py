@@ -136,7 +136,7 @@ def run(args):
 
 
 def _run_replay(args, ids, replay):
-    from ..compare.models import load_model
+    from ..model.loading import load_model
     from .snapshots import SnapshotError, read_record
     from .suite import recorded_backend
 

@@ -261,7 +261,7 @@ def _check_arguments(model, states, checks, backend):
 
     if not isinstance(model, Model):
         raise ArgumentTypeError(f"model: expected a pinref.Model, got {type(model).__name__} "
-                                "(load a name or a URDF with pinref.compare.load_model)")
+                                "(load a name or a URDF with pinref.model.loading.load_model)")
     if states is not None and not isinstance(states, States):
         raise ArgumentTypeError(f"states: expected pinref.checking.States, got "
                                 f"{type(states).__name__}")

@@ -8,10 +8,8 @@ and importing this package does not: pinocchio is imported when a function is ca
 """
 
 from .bridge import from_pinocchio, to_pinocchio
-from .diff import ALGORITHMS, TOLERANCE, compare, random_states
-from .models import SAMPLE_MODELS, load_model, with_free_flyer
+from .diff import ALGORITHMS, TOLERANCE, compare
 from .report import AlgorithmDiff, CacheDiff, DiffReport, Divergence, Location
 
-__all__ = ["ALGORITHMS", "SAMPLE_MODELS", "TOLERANCE", "AlgorithmDiff", "CacheDiff", "DiffReport",
-           "Divergence", "Location", "compare", "from_pinocchio", "load_model", "random_states",
-           "to_pinocchio", "with_free_flyer"]
+__all__ = ["ALGORITHMS", "TOLERANCE", "AlgorithmDiff", "CacheDiff", "DiffReport", "Divergence",
+           "Location", "compare", "from_pinocchio", "to_pinocchio"]

@@ -23,6 +23,11 @@ _LIMIT_FIELDS = ("effortLimit", "velocityLimit", "lowerPositionLimit", "upperPos
                  "friction", "damping", "armature", "rotorInertia", "rotorGearRatio")
 
 
+def is_pinocchio_model(obj):
+    """True for a ``pinocchio.Model`` (checked without importing pinocchio)."""
+    return type(obj).__module__.split(".")[0] == "pinocchio" and type(obj).__name__ == "Model"
+
+
 def import_pinocchio():
     """The ``pinocchio`` module, or an ImportError naming the extra to install."""
     try:

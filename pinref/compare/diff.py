@@ -26,15 +26,15 @@ from ..errors import (
     NonFiniteError,
     ShapeError,
 )
+from ..model.loading import load_model, with_free_flyer
+from ..model.states import random_states
 from ..tracing import trace
 from . import reference as R
-from .bridge import import_pinocchio
+from .bridge import import_pinocchio, is_pinocchio_model
 from .caches import FIELDS, PinCaches, keys, pinref_caches
-from .models import is_pinocchio_model, load_model, with_free_flyer
 from .report import AlgorithmDiff, CacheDiff, Conditioning, DiffReport, Divergence, Location
 
-__all__ = ["ALGORITHMS", "CONDITIONING_FACTOR", "STATES_BYTES_LIMIT", "TOLERANCE", "compare",
-           "random_states"]
+__all__ = ["ALGORITHMS", "CONDITIONING_FACTOR", "STATES_BYTES_LIMIT", "TOLERANCE", "compare"]
 
 ALGORITHMS = ("rnea", "crba", "aba")
 TOLERANCE = 1e-12
@@ -79,7 +79,7 @@ def compare(model, q=None, v=None, a=None, tau=None, *, fext=None, armature=None
         Replaces the model's armature on both sides (finite, >= 0: the Model refuses less).
     algorithm : 'rnea', 'crba', 'aba', 'all', or a list of them
     free_flyer : bool
-        Put a free-flyer root joint under the model (``pinref.compare.models.load_model``).
+        Put a free-flyer root joint under the model (``pinref.model.loading.load_model``).
     states, seed : int
         How many random states (>= 1), and their seed (>= 0; ignored when q is given).
     tolerance : float
@@ -254,27 +254,6 @@ def _fext_array(fext, njoints):
     return _real(fext, "fext")
 
 
-def random_states(model, n, seed=0, fext=False):
-    """``n`` random states of ``model``: q uniform in [-1, 1] per coordinate (rotations and
-    (cos, sin) pairs uniform, normalised), v and a standard normal, tau normal x 10, and with
-    ``fext`` standard normal wrenches (n, njoints, 6). Returns a dict of arrays (n, ...)."""
-    import pinref
-
-    if not _is_int(n) or n < 1:
-        raise ShapeError(f"states: expected a positive number of random states, got {n!r}")
-    if not _is_int(seed) or seed < 0:
-        raise ArgumentValueError(f"seed: expected an integer >= 0, got {seed!r}")
-    _check_states_bytes(model, n, bool(fext))
-    nq, nv = model.nq, model.nv
-    rng = np.random.default_rng(seed)
-    out = {"q": pinref.randomConfiguration(model, -np.ones((n, nq)), np.ones((n, nq)), rng=rng),
-           "v": rng.normal(size=(n, nv)), "a": rng.normal(size=(n, nv)),
-           "tau": rng.normal(size=(n, nv)) * 10.0}
-    if fext:
-        out["fext"] = rng.normal(size=(n, model.njoints, 6))
-    return out
-
-
 def _check_states_bytes(model, n, fext):
     per_state = 8 * (model.nq + 3 * model.nv + (6 * model.njoints if fext else 0))
     if n * per_state > STATES_BYTES_LIMIT:
@@ -292,6 +271,7 @@ def _states(model, q, v, a, tau, fext, states, seed, algorithms):
     nq, nv, nj = model.nq, model.nv, model.njoints
     described = {}
     if q is None:
+        _check_states_bytes(model, states, fext is True)
         drawn = random_states(model, states, seed, fext is True)
         q, v, a, tau = drawn["q"], drawn["v"], drawn["a"], drawn["tau"]
         fext = drawn.get("fext", None if fext is True else fext)

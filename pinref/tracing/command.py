@@ -39,7 +39,7 @@ def run(args):
 
     import pinref
 
-    from ..compare.diff import random_states
+    from ..model.states import random_states
     from . import trace
 
     started = time.perf_counter()

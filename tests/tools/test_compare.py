@@ -21,6 +21,7 @@ from pinref.checking.drills import aba_without_Ia_c
 from pinref.compare import DiffReport, compare
 from pinref.compare.versions import REFERENCE_VERSIONS
 from pinref.errors import ModelError, NotNormalizedError, ShapeError, URDFError
+from pinref.model.states import random_states
 from pinref.tracing import steps as S
 
 
@@ -48,7 +49,7 @@ def test_every_write_of_every_stop_is_compared():
     report = compare("tutorial", states=3, fext=True)
     model = pinref.buildTutorialModel()
     data = model.createData()
-    st = pinref.compare.random_states(model, 3, 0, True)
+    st = random_states(model, 3, 0, True)
     expected = {}
     for algo, args in (("rnea", ("q", "v", "a")), ("crba", ("q",)), ("aba", ("q", "v", "tau"))):
         with pinref.trace() as t:
@@ -77,7 +78,7 @@ def test_given_states_of_any_batch_shape(batch):
 
 def test_missing_a_or_tau_is_computed():
     model = pinref.buildTutorialModel()
-    st = pinref.compare.random_states(model, 2, 5)
+    st = random_states(model, 2, 5)
     r1 = compare(model, st["q"], st["v"], a=st["a"])
     r2 = compare(model, st["q"], st["v"], tau=st["tau"])
     assert r1.agree and r2.agree
@@ -114,7 +115,7 @@ def test_armature_is_applied_on_copies():
 def test_numbers_are_those_of_both_data():
     """The report's worst ddq error, recomputed from pinref's and pin's Data."""
     model = pinref.buildSampleModelHumanoid()
-    st = pinref.compare.random_states(model, 4, 11)
+    st = random_states(model, 4, 11)
     report = compare(model, st["q"], st["v"], tau=st["tau"], algorithm="aba")
     pm = pinref.to_pinocchio(model)
     ddq = pinref.aba(model, model.createData(), st["q"], st["v"], st["tau"])
@@ -180,7 +181,7 @@ def test_broken_step_on_the_humanoid_points_at_the_last_leaf(broken_aba):
 def test_at_rest_the_missing_term_is_invisible(broken_aba):
     """c_i = 0 when v = 0: the broken step then computes the right numbers."""
     model = pinref.buildTutorialModel()
-    st = pinref.compare.random_states(model, 2, 0)
+    st = random_states(model, 2, 0)
     assert compare(model, st["q"], np.zeros((2, 8)), tau=st["tau"], algorithm="aba").agree
 
 
@@ -300,7 +301,7 @@ def test_pin_not_installed(monkeypatch):
 
 def test_inconsistent_state_sizes():
     model = pinref.buildTutorialModel()
-    st = pinref.compare.random_states(model, 3, 0)
+    st = random_states(model, 3, 0)
     with pytest.raises(ShapeError, match=r"q: expected shape \(\.\.\., 9\)"):
         compare(model, st["q"][:, :7], st["v"], st["a"])
     with pytest.raises(ShapeError, match=r"v: expected shape \(\.\.\., 8\)"):

@@ -14,6 +14,7 @@ from test_compare import broken_aba  # noqa: F401  (the fixture, used by name)
 
 import pinref
 from pinref.cli import Progress, main
+from pinref.model.states import random_states
 from pinref.tracing import steps as S
 
 URDF_DIR = Path(__file__).parents[1] / "model" / "urdf"
@@ -82,7 +83,7 @@ def test_diff_exit_1_on_a_difference(capsys):
 
 def test_states_file(capsys, tmp_path):
     model = pinref.buildTutorialModel()
-    st = pinref.compare.random_states(model, 3, 9, fext=True)
+    st = random_states(model, 3, 9, fext=True)
     path = tmp_path / "states.npz"
     np.savez(path, **st)
     code, out, _ = run(capsys, "diff", "--states-file", str(path))
@@ -137,7 +138,7 @@ def test_pin_not_installed_exits_2(capsys, monkeypatch):
 
 def test_inconsistent_states_file_exits_2(capsys, tmp_path):
     model = pinref.buildTutorialModel()
-    st = pinref.compare.random_states(model, 3, 0)
+    st = random_states(model, 3, 0)
     path = tmp_path / "states.npz"
     np.savez(path, q=st["q"], v=st["v"][:2], tau=st["tau"])
     code, _, err = run(capsys, "diff", "--states-file", str(path))
@@ -256,7 +257,7 @@ def test_user_mistakes_exit_2_without_a_traceback(capsys, tmp_path, argv, messag
     np.savez(tmp_path / "empty.npz", q=np.zeros((0, 9)), v=np.zeros((0, 8)),
              tau=np.zeros((0, 8)))
     np.save(tmp_path / "states.npy", np.zeros((2, 9)))
-    st = pinref.compare.random_states(pinref.buildTutorialModel(), 2, 0)
+    st = random_states(pinref.buildTutorialModel(), 2, 0)
     np.savez(tmp_path / "complex.npz", q=st["q"] + 0j, v=st["v"], tau=st["tau"])
     np.savez(tmp_path / "extra.npz", q=st["q"], v=st["v"], tau=st["tau"], w=st["v"])
     np.savez(tmp_path / "broadcast.npz", q=st["q"][:1], v=np.zeros((3000, 1, 8)),

@@ -1,5 +1,5 @@
-"""Which model a comparison runs on: a pinref Model, a pinocchio Model, a sample model's name
-or a URDF file, with an optional free-flyer root. Nothing here imports pinocchio.
+"""Which model a tool runs on: a pinref Model, a sample model's name or a URDF file, with an
+optional free-flyer root (``pinref diff|trace|check --model M [--free-flyer]``).
 """
 
 import copy
@@ -8,20 +8,15 @@ import os
 import numpy as np
 
 from ..errors import ModelError
+from ..joints import JointModelFreeFlyer
+from ..spatial import SE3, Inertia
+from .model import Model
+from .sample_models import buildSampleModelHumanoid, buildSampleModelManipulator, buildTutorialModel
+from .urdf import buildModelFromUrdf
 
 SAMPLE_MODELS = ("tutorial", "manipulator", "humanoid")
-
-
-def _sample(name):
-    from .. import model as m
-
-    return {"tutorial": m.buildTutorialModel, "manipulator": m.buildSampleModelManipulator,
-            "humanoid": m.buildSampleModelHumanoid}[name]()
-
-
-def is_pinocchio_model(obj):
-    """True for a ``pinocchio.Model`` (checked without importing pinocchio)."""
-    return type(obj).__module__.split(".")[0] == "pinocchio" and type(obj).__name__ == "Model"
+_SAMPLE_BUILDERS = {"tutorial": buildTutorialModel, "manipulator": buildSampleModelManipulator,
+                    "humanoid": buildSampleModelHumanoid}
 
 
 def load_model(spec, free_flyer=False):
@@ -33,17 +28,14 @@ def load_model(spec, free_flyer=False):
     :func:`with_free_flyer`. Raises ModelError for an unknown name and URDFError for a file
     that cannot be read or is not a valid URDF.
     """
-    from .. import model as m
-    from ..joints import JointModelFreeFlyer
-
-    if isinstance(spec, m.Model):
+    if isinstance(spec, Model):
         model = copy.deepcopy(spec)
         return with_free_flyer(model) if free_flyer else model
     if isinstance(spec, os.PathLike) or (isinstance(spec, str) and spec.endswith(".urdf")):
         root = JointModelFreeFlyer() if free_flyer else None
-        return m.buildModelFromUrdf(os.fspath(spec), root)
+        return buildModelFromUrdf(os.fspath(spec), root)
     if isinstance(spec, str) and spec in SAMPLE_MODELS:
-        model = _sample(spec)
+        model = _SAMPLE_BUILDERS[spec]()
         return with_free_flyer(model) if free_flyer else model
     raise ModelError(f"unknown model {spec!r}: expected one of {', '.join(SAMPLE_MODELS)}, the "
                      "path of a .urdf file, a pinref.Model or a pinocchio.Model")
@@ -60,17 +52,13 @@ def with_free_flyer(model):
     carrying revolute joints about its origin makes ABA's root block singular. Raises
     ModelError when joint 1 already is a free-flyer attached to the universe.
     """
-    from .. import model as m
-    from ..joints import JointModelFreeFlyer
-    from ..spatial import SE3, Inertia
-
     if model.njoints > 1 and model.joints[1].shortname() == "JointModelFreeFlyer":
         raise ModelError(f"model {model.name or '(unnamed)'!r} already has a free-flyer root "
                          f"joint ({model.names[1]!r}); drop --free-flyer")
     if "root_joint" in model.names:
         raise ModelError("cannot add a free-flyer 'root_joint': the model has a joint of that "
                          "name")
-    out = m.Model()
+    out = Model()
     out.name = model.name
     out.gravity = model.gravity.copy()
     out.addJoint(0, JointModelFreeFlyer(), SE3.Identity(), "root_joint")
