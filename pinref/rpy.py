@@ -10,8 +10,9 @@ import numpy as np
 from .algorithms import ReferenceFrame
 from .errors import ShapeError, UnsupportedError
 from .spatial import _kernels as K
-from .spatial.explog import _atan2, _cos, _quat_mul, _quat_to_matrix, _sin
-from .spatial.quaternion import angle_axis_matrix, angle_axis_quaternion
+from .spatial._numerics import _atan2, _cos, _sin
+from .spatial.quaternion import (_quat_mul, _quat_to_matrix, angle_axis_matrix,
+                                angle_axis_quaternion)
 
 __all__ = ["rpyToMatrix", "matrixToRpy", "rotate", "computeRpyJacobian",
            "computeRpyJacobianInverse", "computeRpyJacobianTimeDerivative"]

@@ -27,10 +27,13 @@ import numpy as np
 
 from ..errors import NonFiniteError, ShapeError, UnsupportedError
 from ..spatial._kernels import as_array, batch_shape, cross, skew, unit_norm_error
+from ..spatial._numerics import _acos, _asin, _atan2, _cos, _quiet, _sin
 from ..spatial.explog import (
-    _dot4, _first_order_normalize, _Jexp3, _Jexp6, _Jlog3, _Jlog6, _asin, _acos,
-    _atan2, _cos, _exp3, _exp6, _log3, _mm3, _quat_conj, _quat_exp3, _quat_exp6, _quat_log3,
-    _quat_log6, _quat_mul, _quat_rotate, _quiet, _sin, _quat_to_matrix,
+    _Jexp3, _Jexp6, _Jlog3, _Jlog6, _exp3, _exp6, _log3, _mm3, _quat_exp3, _quat_exp6,
+    _quat_log3, _quat_log6,
+)
+from ..spatial.quaternion import (
+    _dot4, _first_order_normalize, _quat_conj, _quat_mul, _quat_rotate, _quat_to_matrix,
 )
 
 __all__ = ["ArgumentPosition", "ARG0", "ARG1", "ARG2", "ARG3", "ARG4", "UNIT_NORM_TOLERANCE",

@@ -11,14 +11,14 @@ from ._kernels import ANGULAR, LINEAR
 from .conversions import *  # noqa: F401,F403  (skew, unSkew, skewSquare, SE3ToXYZQUAT, ...)
 from .conversions import __all__ as _conversions_all
 from .dynamic_parameters import LogCholeskyParameters, PseudoInertia
-from .explog import *  # noqa: F401,F403  (exp3, log3, ..., quaternion helpers)
+from .explog import *  # noqa: F401,F403  (exp3, log3, ..., their quaternion forms)
 from .explog import __all__ as _explog_all
 from .inertia import Inertia
 from .motion import Force, Motion
-from .quaternion import AngleAxis, Quaternion
+from .quaternion import *  # noqa: F401,F403  (Quaternion, AngleAxis, quaternion_to_matrix, ...)
+from .quaternion import __all__ as _quaternion_all
 from .se3 import SE3
 from .symmetric3 import Symmetric3
 
-__all__ = ["ANGULAR", "LINEAR", "SE3", "Motion", "Force", "Inertia", "Quaternion", "AngleAxis",
-           "Symmetric3", "PseudoInertia", "LogCholeskyParameters", *_conversions_all,
-           *_explog_all]
+__all__ = ["ANGULAR", "LINEAR", "SE3", "Motion", "Force", "Inertia", "Symmetric3", "PseudoInertia",
+           "LogCholeskyParameters", *_quaternion_all, *_conversions_all, *_explog_all]

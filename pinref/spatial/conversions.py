@@ -10,7 +10,8 @@ import numpy as np
 
 from ..errors import ShapeError
 from . import _kernels as K
-from .explog import _dot3, _dot4, _quat_to_matrix, matrix_to_quaternion
+from ._numerics import _dot3
+from .quaternion import _dot4, _quat_to_matrix, matrix_to_quaternion
 from .se3 import SE3
 
 __all__ = ["skew", "unSkew", "skewSquare", "SE3ToXYZQUAT", "SE3ToXYZQUATtuple", "XYZQUATToSE3",

@@ -1,10 +1,12 @@
-"""Exponential and logarithm maps of SO(3) and SE(3), their Jacobians, and quaternion helpers.
+"""Exponential and logarithm maps of SO(3) and SE(3), their Jacobians and quaternion forms.
 
-Mirrors spatial/explog.hpp, spatial/explog-quaternion.hpp, spatial/log.hxx and
-math/quaternion.hpp of Pinocchio 3.8.0. Quaternions are stored (x, y, z, w), as in Pinocchio's
-configuration vectors. Every function takes leading batch axes: ``(..., 3)`` rotation vectors,
-``(..., 3, 3)`` rotations, ``(..., 6)`` twists ordered [linear; angular], ``(..., 4)``
-quaternions, and SE3 / Motion objects wrapping such arrays.
+Mirrors spatial/explog.hpp, spatial/explog-quaternion.hpp and spatial/log.hxx of Pinocchio 3.8.0
+(the quaternion functions of math/quaternion.hpp are in quaternion.py, the rounding helpers
+``_dot3``, ``_sin``, ``_quiet``, ... in _numerics.py). ``SE3.Interpolate`` is defined here,
+after exp6 and log6, as Pinocchio defines it in explog.hpp. Quaternions are stored (x, y, z, w),
+as in Pinocchio's configuration vectors. Every function takes leading batch axes: ``(..., 3)``
+rotation vectors, ``(..., 3, 3)`` rotations, ``(..., 6)`` twists ordered [linear; angular],
+``(..., 4)`` quaternions, and SE3 / Motion objects wrapping such arrays.
 
 Reproducing Pinocchio to the last bits matters here more than anywhere else: near the
 thresholds of the Taylor branches, formulas such as ``1/t^2 - sin t / (2 t (1 - cos t))`` lose
@@ -24,81 +26,28 @@ The Taylor thresholds are ``TaylorSeriesExpansion<double>::precision<n>() = eps^
 ``precision<2>`` = eps^(1/3) ~ 6.1e-6 and ``precision<3>`` = eps^(1/4) ~ 1.2e-4.
 
 Each public function checks its arguments (ShapeError, NonFiniteError) and calls an unchecked
-kernel of the same name with a leading underscore (``_exp3``, ``_quat_mul``, ...); the joints'
+kernel of the same name with a leading underscore (``_exp3``, ``_log6``, ...); the joints'
 Lie groups (joints/liegroup.py) call those kernels on arrays they have already checked.
 """
 
-import math
-
 import numpy as np
 
-from ._kernels import ANGULAR, LINEAR, as_array, cross, stack6, unSkew
+from ._kernels import ANGULAR, LINEAR, as_array, cross, expect_type, stack6, unSkew
+from ._numerics import _DIAG, _acos, _atan2, _cos, _dot3, _quiet, _s, _sin, _trace3
+from .motion import Motion
+from .se3 import SE3
 
 __all__ = [
     "exp3", "log3", "Jexp3", "Jlog3", "exp6", "log6", "Jexp6", "Jlog6",
-    "renormalize_rotation_matrix", "quaternion_to_matrix", "matrix_to_quaternion",
-    "quaternion_exp3", "quaternion_log3", "quaternion_exp6", "quaternion_log6",
-    "quaternion_multiply", "quaternion_conjugate", "quaternion_rotate", "quaternion_dot",
-    "quaternion_first_order_normalize", "exp3_quat", "exp6_quat", "log6_quat",
+    "renormalize_rotation_matrix", "quaternion_exp3", "quaternion_log3", "quaternion_exp6",
+    "quaternion_log6", "exp3_quat", "exp6_quat", "log6_quat",
 ]
 
 EPS = np.finfo(float).eps
 TAYLOR_PRECISION_2 = EPS ** (1.0 / 3.0)
 TAYLOR_PRECISION_3 = EPS ** (1.0 / 4.0)
 
-_DIAG = ([0, 1, 2], [0, 1, 2])
-
-
-def _c_function(f, nin):
-    """``f`` from Python's ``math`` (the C library) applied elementwise; NaN where f raises.
-
-    Returns float arrays (0-d for scalars). A domain error (acos(1 + 1e-16), sin(inf)) gives NaN,
-    as the C function does; such values only occur in branches that are then discarded.
-    """
-    def safe(*args):
-        try:
-            return f(*args)
-        except ValueError:
-            return math.nan
-
-    ufunc = np.frompyfunc(safe, nin, 1)
-
-    def call(*args):
-        return np.asarray(ufunc(*args), dtype=float)
-
-    call.__doc__ = f"C library ``{f.__name__}`` elementwise, NaN outside its domain."
-    return call
-
-
-_sin = _c_function(math.sin, 1)
-_cos = _c_function(math.cos, 1)
-_acos = _c_function(math.acos, 1)
-_asin = _c_function(math.asin, 1)
-_atan2 = _c_function(math.atan2, 2)
-
-
-def _quiet(func):
-    """Run ``func`` with divide/invalid warnings off: unused branches may divide by zero."""
-    def wrapper(*args, **kwargs):
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return func(*args, **kwargs)
-
-    wrapper.__name__, wrapper.__qualname__ = func.__name__, func.__qualname__
-    wrapper.__doc__, wrapper.__module__ = func.__doc__, func.__module__
-    return wrapper
-
-
 # --- small kernels in Eigen's evaluation order -------------------------------------------------
-
-
-def _s(x):
-    """A batch of scalars ``(...)`` as ``(..., 1)``, to scale 3-vectors."""
-    return x[..., None]
-
-
-def _dot3(a, b):
-    """``a.dot(b)`` for contiguous 3-vectors, vectorised by Eigen: (a0 b0 + a1 b1) + a2 b2."""
-    return (a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1]) + a[..., 2] * b[..., 2]
 
 
 def _outer(a, b):
@@ -153,15 +102,8 @@ def _alpha_skew(alpha, u):
     return out
 
 
-def _trace3(R):
-    """``R.trace()``: R00 + (R11 + R22) (the diagonal is strided: unrolled, unvectorised sum)."""
-    return R[..., 0, 0] + (R[..., 1, 1] + R[..., 2, 2])
-
-
 def _motion_vector(nu, name):
     """The ``(..., 6)`` array of a Motion or of an array-like, checked."""
-    from .motion import Motion
-
     if isinstance(nu, Motion):
         nu = nu.vector
     return as_array(nu, name, (6,))
@@ -169,8 +111,6 @@ def _motion_vector(nu, name):
 
 def _se3_arrays(M, name):
     """``(R, p)`` of an SE3 or of a ``(..., 4, 4)`` homogeneous matrix, checked."""
-    from .se3 import SE3
-
     if isinstance(M, SE3):
         R = as_array(M.rotation, f"{name}.rotation", (3, 3))
         p = as_array(M.translation, f"{name}.translation", (3,))
@@ -370,8 +310,6 @@ def exp6(nu):
     a_wxv = (1 - cos t)/t^2, a_v = sin t / t, a_w = (1 - a_v)/t^2, c = cos t, or their Taylor
     expansions when t < eps^(1/4).  Motion or ``(..., 6)`` -> SE3.
     """
-    from .se3 import SE3
-
     R, p = _exp6(_motion_vector(nu, "exp6: nu"))
     return SE3._wrap(R, p)
 
@@ -405,8 +343,6 @@ def log6(M):
     beta = 1/12 + n/720 with n = |unSkew R|^2 (R not renormalised there).
     SE3 or ``(..., 4, 4)`` -> Motion.
     """
-    from .motion import Motion
-
     R, p = _se3_arrays(M, "log6: M")
     return Motion._wrap(_log6(R, p))
 
@@ -508,143 +444,19 @@ def _Jlog6(R, p):
     return out
 
 
-# --- quaternions (x, y, z, w) ----------------------------------------------------------------
+def _interpolate(A, B, alpha):
+    """``A * exp6(alpha * log6(A.actInv(B)))`` (``SE3Tpl::Interpolate``): alpha = 0 gives A,
+    alpha = 1 gives B. alpha is a scalar or an array of the batch shape."""
+    expect_type(A, SE3, "SE3.Interpolate: A")
+    expect_type(B, SE3, "SE3.Interpolate: B")
+    alpha = as_array(alpha, "SE3.Interpolate: alpha", ())
+    return A * exp6(alpha * log6(A.actInv(B)))
 
 
-def quaternion_to_matrix(quat):
-    """Rotation matrix of the (x, y, z, w) quaternion, **not normalised** (``toRotationMatrix``).
-
-    With tx = 2x, ty = 2y, tz = 2z:
-    R = [[1-(ty y+tz z), tx y-tz w, tx z+ty w], [tx y+tz w, 1-(tx x+tz z), ty z-tx w],
-         [tx z-ty w, ty z+tx w, 1-(tx x+ty y)]];  ``(..., 4)`` (or a ``(4, 1)`` column)
-    ``-> (..., 3, 3)``.
-    """
-    return _quat_to_matrix(as_array(quat, "quaternion_to_matrix: quat (x, y, z, w)", (4,), True))
+SE3.Interpolate = staticmethod(_interpolate)
 
 
-def _quat_to_matrix(quat):
-    x, y, z, w = quat[..., 0], quat[..., 1], quat[..., 2], quat[..., 3]
-    tx, ty, tz = 2.0 * x, 2.0 * y, 2.0 * z
-    twx, twy, twz = tx * w, ty * w, tz * w
-    txx, txy, txz = tx * x, ty * x, tz * x
-    tyy, tyz, tzz = ty * y, tz * y, tz * z
-    R = np.stack((1.0 - (tyy + tzz), txy - twz, txz + twy,
-                  txy + twz, 1.0 - (txx + tzz), tyz - twx,
-                  txz - twy, tyz + twx, 1.0 - (txx + tyy)), axis=-1)
-    return R.reshape(R.shape[:-1] + (3, 3))
-
-
-@_quiet
-def matrix_to_quaternion(R):
-    """The (x, y, z, w) quaternion of a rotation matrix, Eigen's ``Quaternion(R)`` conversion.
-
-    If tr R > 0: w = sqrt(tr + 1) / 2 and (x, y, z) = unSkew-like differences / (4 w).
-    Otherwise, with i the largest diagonal entry (j, k the next ones, cyclically):
-    q_i = sqrt(R_ii - R_jj - R_kk + 1) / 2, w = (R_kj - R_jk) / (4 q_i),
-    q_j = (R_ji + R_ij) / (4 q_i), q_k = (R_ki + R_ik) / (4 q_i).
-    Mirrors ``pinocchio::quaternion::assignQuaternion``.  ``(..., 3, 3) -> (..., 4)``.
-    """
-    R = as_array(R, "matrix_to_quaternion: R", (3, 3))
-    tr = _trace3(R)
-    t = np.sqrt(tr + 1.0)
-    half_inv = 0.5 / t
-    positive = np.stack(((R[..., 2, 1] - R[..., 1, 2]) * half_inv,
-                         (R[..., 0, 2] - R[..., 2, 0]) * half_inv,
-                         (R[..., 1, 0] - R[..., 0, 1]) * half_inv,
-                         0.5 * t), axis=-1)
-    d = R[..., _DIAG[0], _DIAG[1]]
-    largest = np.where(d[..., 1] > d[..., 0], 1, 0)
-    d_largest = np.take_along_axis(d, largest[..., None], -1)[..., 0]
-    largest = np.where(d[..., 2] > d_largest, 2, largest)
-    per_axis = []
-    for i in range(3):
-        j, k = (i + 1) % 3, (i + 2) % 3
-        ti = np.sqrt(((R[..., i, i] - R[..., j, j]) - R[..., k, k]) + 1.0)
-        inv = 0.5 / ti
-        q = np.empty(R.shape[:-2] + (4,))
-        q[..., i] = 0.5 * ti
-        q[..., 3] = (R[..., k, j] - R[..., j, k]) * inv
-        q[..., j] = (R[..., j, i] + R[..., i, j]) * inv
-        q[..., k] = (R[..., k, i] + R[..., i, k]) * inv
-        per_axis.append(q)
-    negative = np.choose(largest[..., None], per_axis)
-    return np.where((tr > 0.0)[..., None], positive, negative)
-
-
-def quaternion_conjugate(quat):
-    """(-x, -y, -z, w): the inverse rotation of a unit quaternion. ``(..., 4) -> (..., 4)``."""
-    quat = as_array(quat, "quaternion_conjugate: quat", (4,))
-    return quat * np.array([-1.0, -1.0, -1.0, 1.0])
-
-
-def quaternion_multiply(a, b):
-    """The Hamilton product ``a * b`` (rotation a then b in a's frame), Eigen's SSE2 order.
-
-    x = (aw bx + ay bz) - (az by - ax bw) ; y = (aw by + ay bw) + (az bx - ax bz) ;
-    z = (aw bz - ay bx) + (az bw + ax by) ; w = (aw bw - ay by) - (az bz + ax bx).
-    ``(..., 4), (..., 4) -> (..., 4)``, (x, y, z, w) storage.
-    """
-    a = as_array(a, "quaternion_multiply: a", (4,))
-    b = as_array(b, "quaternion_multiply: b", (4,))
-    return _quat_mul(a, b)
-
-
-def _quat_mul(a, b):
-    ax, ay, az, aw = a[..., 0], a[..., 1], a[..., 2], a[..., 3]
-    bx, by, bz, bw = b[..., 0], b[..., 1], b[..., 2], b[..., 3]
-    return np.stack(((aw * bx + ay * bz) - (az * by - ax * bw),
-                     (aw * by + ay * bw) + (az * bx - ax * bz),
-                     (aw * bz - ay * bx) + (az * bw + ax * by),
-                     (aw * bw - ay * by) - (az * bz + ax * bx)), axis=-1)
-
-
-def _quat_conj(q):
-    return q * np.array([-1.0, -1.0, -1.0, 1.0])
-
-
-def quaternion_rotate(quat, v):
-    """``quat * v``: the vector v rotated by the quaternion, Eigen's ``_transformVector``.
-
-    uv = 2 (q_vec x v) ; result = v + w uv + q_vec x uv.  ``(..., 4), (..., 3) -> (..., 3)``.
-    """
-    quat = as_array(quat, "quaternion_rotate: quat", (4,))
-    v = as_array(v, "quaternion_rotate: v", (3,))
-    return _quat_rotate(quat, v)
-
-
-def _quat_rotate(q, v):
-    qv = q[..., :3]
-    uv = cross(qv, v)
-    uv = uv + uv
-    return (v + _s(q[..., 3]) * uv) + cross(qv, uv)
-
-
-def quaternion_dot(a, b):
-    """``a.dot(b)`` over (x, y, z, w) in Eigen's order (ax bx + az bz) + (ay by + aw bw).
-
-    ``(..., 4), (..., 4) -> (...)``.
-    """
-    a = as_array(a, "quaternion_dot: a", (4,))
-    b = as_array(b, "quaternion_dot: b", (4,))
-    return _dot4(a, b)
-
-
-def _dot4(a, b):
-    return ((a[..., 0] * b[..., 0] + a[..., 2] * b[..., 2])
-            + (a[..., 1] * b[..., 1] + a[..., 3] * b[..., 3]))
-
-
-def quaternion_first_order_normalize(quat):
-    """``quat * (3 - |quat|^2) / 2``: one Newton step towards unit norm, no square root.
-
-    Mirrors ``pinocchio::quaternion::firstOrderNormalize`` (valid when |quat|^2 - 1 is small).
-    ``(..., 4) -> (..., 4)``.
-    """
-    return _first_order_normalize(as_array(quat, "quaternion_first_order_normalize: quat", (4,)))
-
-
-def _first_order_normalize(q):
-    return q * _s((3.0 - _dot4(q, q)) / 2.0)
+# --- quaternion forms of the maps (x, y, z, w) ------------------------------------------------
 
 
 def quaternion_exp3(w):
@@ -736,8 +548,6 @@ def quaternion_log6(q):
     (|w_q| the scalar part), or (1/3 - theta^2/180) / 4 when theta <= eps^(1/4).
     ``(..., 7)`` -> Motion; ``pin.log6_quat``.
     """
-    from .motion import Motion
-
     q = as_array(q, "quaternion_log6: q", (7,))
     return Motion._wrap(_quat_log6(q[..., 3:7], q[..., 0:3]))
 

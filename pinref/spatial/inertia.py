@@ -12,7 +12,7 @@ import numpy as np
 
 from ..errors import InertiaError
 from . import _kernels as K
-from .explog import _c_function
+from ._numerics import _c_function
 from .motion import Force, Motion
 from .physical import check_rigid_body
 

@@ -4,18 +4,164 @@
 
 Coefficients are stored ``(..., 4)`` in Eigen's order (x, y, z, w); the four-scalar constructor
 takes them in the order (w, x, y, z), as Eigen and eigenpy do. The formulas and their evaluation
-order are Eigen 3.4's (``Quaternion.h``), computed by the kernels of ``explog.py``.
+order are Eigen 3.4's (``Quaternion.h``). The module also holds the quaternion functions that
+SE3, the exp/log maps, the conversions and the Lie groups share (``quaternion_to_matrix``,
+``quaternion_multiply``, ...: checked public functions over unchecked kernels ``_quat_mul``,
+...); it imports neither se3.py nor explog.py.
 """
 
 import numpy as np
 
 from ..errors import ShapeError
 from . import _kernels as K
-from .explog import (_acos, _atan2, _cos, _dot3, _dot4, _quat_conj, _quat_mul, _quat_rotate,
-                     _quat_to_matrix, _quiet, _sin, matrix_to_quaternion)
+from ._kernels import as_array, cross
+from ._numerics import _DIAG, _acos, _atan2, _cos, _dot3, _quiet, _s, _sin, _trace3
+
+__all__ = ["Quaternion", "AngleAxis", "quaternion_to_matrix", "matrix_to_quaternion",
+           "quaternion_multiply", "quaternion_conjugate", "quaternion_rotate", "quaternion_dot",
+           "quaternion_first_order_normalize"]
 
 DUMMY_PRECISION = 1e-12
 """``NumTraits<double>::dummy_precision()``, Eigen's default ``isApprox`` precision."""
+
+
+# --- quaternion functions (math/quaternion.hpp and Eigen's Quaternion.h) ----------------------
+
+
+def quaternion_to_matrix(quat):
+    """Rotation matrix of the (x, y, z, w) quaternion, **not normalised** (``toRotationMatrix``).
+
+    With tx = 2x, ty = 2y, tz = 2z:
+    R = [[1-(ty y+tz z), tx y-tz w, tx z+ty w], [tx y+tz w, 1-(tx x+tz z), ty z-tx w],
+         [tx z-ty w, ty z+tx w, 1-(tx x+ty y)]];  ``(..., 4)`` (or a ``(4, 1)`` column)
+    ``-> (..., 3, 3)``.
+    """
+    return _quat_to_matrix(as_array(quat, "quaternion_to_matrix: quat (x, y, z, w)", (4,), True))
+
+
+def _quat_to_matrix(quat):
+    x, y, z, w = quat[..., 0], quat[..., 1], quat[..., 2], quat[..., 3]
+    tx, ty, tz = 2.0 * x, 2.0 * y, 2.0 * z
+    twx, twy, twz = tx * w, ty * w, tz * w
+    txx, txy, txz = tx * x, ty * x, tz * x
+    tyy, tyz, tzz = ty * y, tz * y, tz * z
+    R = np.stack((1.0 - (tyy + tzz), txy - twz, txz + twy,
+                  txy + twz, 1.0 - (txx + tzz), tyz - twx,
+                  txz - twy, tyz + twx, 1.0 - (txx + tyy)), axis=-1)
+    return R.reshape(R.shape[:-1] + (3, 3))
+
+
+@_quiet
+def matrix_to_quaternion(R):
+    """The (x, y, z, w) quaternion of a rotation matrix, Eigen's ``Quaternion(R)`` conversion.
+
+    If tr R > 0: w = sqrt(tr + 1) / 2 and (x, y, z) = unSkew-like differences / (4 w).
+    Otherwise, with i the largest diagonal entry (j, k the next ones, cyclically):
+    q_i = sqrt(R_ii - R_jj - R_kk + 1) / 2, w = (R_kj - R_jk) / (4 q_i),
+    q_j = (R_ji + R_ij) / (4 q_i), q_k = (R_ki + R_ik) / (4 q_i).
+    Mirrors ``pinocchio::quaternion::assignQuaternion``.  ``(..., 3, 3) -> (..., 4)``.
+    """
+    R = as_array(R, "matrix_to_quaternion: R", (3, 3))
+    tr = _trace3(R)
+    t = np.sqrt(tr + 1.0)
+    half_inv = 0.5 / t
+    positive = np.stack(((R[..., 2, 1] - R[..., 1, 2]) * half_inv,
+                         (R[..., 0, 2] - R[..., 2, 0]) * half_inv,
+                         (R[..., 1, 0] - R[..., 0, 1]) * half_inv,
+                         0.5 * t), axis=-1)
+    d = R[..., _DIAG[0], _DIAG[1]]
+    largest = np.where(d[..., 1] > d[..., 0], 1, 0)
+    d_largest = np.take_along_axis(d, largest[..., None], -1)[..., 0]
+    largest = np.where(d[..., 2] > d_largest, 2, largest)
+    per_axis = []
+    for i in range(3):
+        j, k = (i + 1) % 3, (i + 2) % 3
+        ti = np.sqrt(((R[..., i, i] - R[..., j, j]) - R[..., k, k]) + 1.0)
+        inv = 0.5 / ti
+        q = np.empty(R.shape[:-2] + (4,))
+        q[..., i] = 0.5 * ti
+        q[..., 3] = (R[..., k, j] - R[..., j, k]) * inv
+        q[..., j] = (R[..., j, i] + R[..., i, j]) * inv
+        q[..., k] = (R[..., k, i] + R[..., i, k]) * inv
+        per_axis.append(q)
+    negative = np.choose(largest[..., None], per_axis)
+    return np.where((tr > 0.0)[..., None], positive, negative)
+
+
+def quaternion_conjugate(quat):
+    """(-x, -y, -z, w): the inverse rotation of a unit quaternion. ``(..., 4) -> (..., 4)``."""
+    quat = as_array(quat, "quaternion_conjugate: quat", (4,))
+    return quat * np.array([-1.0, -1.0, -1.0, 1.0])
+
+
+def quaternion_multiply(a, b):
+    """The Hamilton product ``a * b`` (rotation a then b in a's frame), Eigen's SSE2 order.
+
+    x = (aw bx + ay bz) - (az by - ax bw) ; y = (aw by + ay bw) + (az bx - ax bz) ;
+    z = (aw bz - ay bx) + (az bw + ax by) ; w = (aw bw - ay by) - (az bz + ax bx).
+    ``(..., 4), (..., 4) -> (..., 4)``, (x, y, z, w) storage.
+    """
+    a = as_array(a, "quaternion_multiply: a", (4,))
+    b = as_array(b, "quaternion_multiply: b", (4,))
+    return _quat_mul(a, b)
+
+
+def _quat_mul(a, b):
+    ax, ay, az, aw = a[..., 0], a[..., 1], a[..., 2], a[..., 3]
+    bx, by, bz, bw = b[..., 0], b[..., 1], b[..., 2], b[..., 3]
+    return np.stack(((aw * bx + ay * bz) - (az * by - ax * bw),
+                     (aw * by + ay * bw) + (az * bx - ax * bz),
+                     (aw * bz - ay * bx) + (az * bw + ax * by),
+                     (aw * bw - ay * by) - (az * bz + ax * bx)), axis=-1)
+
+
+def _quat_conj(q):
+    return q * np.array([-1.0, -1.0, -1.0, 1.0])
+
+
+def quaternion_rotate(quat, v):
+    """``quat * v``: the vector v rotated by the quaternion, Eigen's ``_transformVector``.
+
+    uv = 2 (q_vec x v) ; result = v + w uv + q_vec x uv.  ``(..., 4), (..., 3) -> (..., 3)``.
+    """
+    quat = as_array(quat, "quaternion_rotate: quat", (4,))
+    v = as_array(v, "quaternion_rotate: v", (3,))
+    return _quat_rotate(quat, v)
+
+
+def _quat_rotate(q, v):
+    qv = q[..., :3]
+    uv = cross(qv, v)
+    uv = uv + uv
+    return (v + _s(q[..., 3]) * uv) + cross(qv, uv)
+
+
+def quaternion_dot(a, b):
+    """``a.dot(b)`` over (x, y, z, w) in Eigen's order (ax bx + az bz) + (ay by + aw bw).
+
+    ``(..., 4), (..., 4) -> (...)``.
+    """
+    a = as_array(a, "quaternion_dot: a", (4,))
+    b = as_array(b, "quaternion_dot: b", (4,))
+    return _dot4(a, b)
+
+
+def _dot4(a, b):
+    return ((a[..., 0] * b[..., 0] + a[..., 2] * b[..., 2])
+            + (a[..., 1] * b[..., 1] + a[..., 3] * b[..., 3]))
+
+
+def quaternion_first_order_normalize(quat):
+    """``quat * (3 - |quat|^2) / 2``: one Newton step towards unit norm, no square root.
+
+    Mirrors ``pinocchio::quaternion::firstOrderNormalize`` (valid when |quat|^2 - 1 is small).
+    ``(..., 4) -> (..., 4)``.
+    """
+    return _first_order_normalize(as_array(quat, "quaternion_first_order_normalize: quat", (4,)))
+
+
+def _first_order_normalize(q):
+    return q * _s((3.0 - _dot4(q, q)) / 2.0)
 
 
 def coefficients(x, name):

@@ -3,15 +3,18 @@
 ``aMb = SE3(R, p)`` is the placement of frame b in frame a: a point with coordinates x_b in b
 has coordinates ``R x_b + p`` in a. Composition ``(R1, p1) * (R2, p2) = (R1 R2, p1 + R1 p2)``.
 Inverse actions use ``R^T``, never a matrix inverse, as Pinocchio does.
+
+``SE3.Interpolate`` is defined in explog.py, beside exp6 and log6 which it needs (and which take
+and return SE3), as Pinocchio declares it in se3-tpl.hpp and defines it in explog.hpp.
 """
 
 import numpy as np
 
 from ..errors import ShapeError
 from . import _kernels as K
-from .explog import _quat_to_matrix, exp6, log6
 from .inertia import Inertia
 from .motion import Force, Motion
+from .quaternion import Quaternion, _quat_to_matrix, coefficients
 
 _set = object.__setattr__  # stores an already-checked array, past the checked __setattr__
 _FIELDS = {"rotation": (3, 3), "translation": (3,)}
@@ -32,8 +35,6 @@ class SE3(K.PinCopies):
 
     def __init__(self, *args):
         if len(args) == 2:
-            from .quaternion import Quaternion, coefficients
-
             rot = args[0]
             if isinstance(rot, Quaternion) or callable(getattr(rot, "coeffs", None)):
                 R = _quat_to_matrix(coefficients(rot, "SE3(quat, translation): quat"))
@@ -85,15 +86,6 @@ class SE3(K.PinCopies):
         quat = rng.normal(size=tuple(shape) + (4,))
         quat /= np.linalg.norm(quat, axis=-1, keepdims=True)
         return cls._wrap(_quat_to_matrix(quat), rng.uniform(-1.0, 1.0, tuple(shape) + (3,)))
-
-    @staticmethod
-    def Interpolate(A, B, alpha):
-        """``A * exp6(alpha * log6(A.actInv(B)))`` (``SE3Tpl::Interpolate``): alpha = 0 gives A,
-        alpha = 1 gives B. alpha is a scalar or an array of the batch shape."""
-        K.expect_type(A, SE3, "SE3.Interpolate: A")
-        K.expect_type(B, SE3, "SE3.Interpolate: B")
-        alpha = K.as_array(alpha, "SE3.Interpolate: alpha", ())
-        return A * exp6(alpha * log6(A.actInv(B)))
 
     def setRandom(self):
         """Replace the values in place by ``SE3.Random(self.shape)``."""
