@@ -48,16 +48,16 @@ How the code maps to the loops above: as in rnea_derivatives.py (its module docs
 pass runs level by level the statements that read a parent or a child, and before or after its
 level loop, for every joint at once, those that read neither. ForwardStep1: oMi and the LOCAL
 ``v_i = v_J + liMi^-1 v_parent`` by level (``ov_i = oMi v_i`` is ``oMi v_J + ov_parent``), the
-rest after the loop. BackwardStep1 and ForwardStep2 run whole in the level loop (they eliminate
-joint i into its parent and read the parent's Fcrb), a level's joints of one kind at a time
-(``level.groups``) for the joints' own matrices, the whole level for the rows of Minv and the
-columns of F; their writes ``Minv[i, sub+_i]`` and ``F[sub_i]`` touch entries of disjoint
-subtrees; Minv is worked on rows first, ``(nv, *batch, nv)``, so a level's rows are one
-gather. In ForwardStep2, ``Minv[i, c0:] -= ...`` and ``J_i Minv[i, c0:]`` run from the
+rest after the loop. BackwardStep1, and ForwardStep2 up to Fcrb[i], run in the level loop
+(they eliminate joint i into its parent and read the parent's Fcrb), a level's joints of one
+kind at a time (``level.groups``) for the joints' own matrices, the whole level for the rows of
+Minv and the columns of F; their writes ``Minv[i, sub+_i]`` and ``F[sub_i]`` touch entries of
+disjoint subtrees; Minv is worked on rows first, ``(nv, *batch, nv)``, so a level's rows are
+one gather. In ForwardStep2, ``Minv[i, c0:] -= ...`` and ``J_i Minv[i, c0:]`` run from the
 smallest idx_v c0 of a group's joints: the entries left of a joint's own idx_v lie below the
-diagonal, which the last line overwrites, and only the columns idx_v.. of Fcrb[i] are written. oa, of and the motion derivative columns run after its
-loop; BackwardStep2 is rnea_derivatives.py's backward pass (subtree sums by level, the rest
-after the loop).
+diagonal, which the last line overwrites, and only the columns idx_v.. of Fcrb[i] are written.
+oa, of and the motion derivative columns run after its loop; BackwardStep2 is
+rnea_derivatives.py's backward pass (subtree sums by level, the rest after the loop).
 """
 
 import numpy as np

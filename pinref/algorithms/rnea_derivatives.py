@@ -512,8 +512,8 @@ def _static_torque_derivatives(model, data, q, fext, call):
         _gravity_derivative_forward_step(level, data)
     buf, Yv, OF = packed(n, shape, 36, 6)
     Y = Yv.reshape(Yv.shape[:-1] + (6, 6))
-    J, dAdq = _gravity_derivative_forward_columns(model, T, C, data, subspace_columns(C, data, shape),
-                                                  fext, shape, (Y, OF))
+    Sc = subspace_columns(C, data, shape)
+    J, dAdq = _gravity_derivative_forward_columns(model, T, C, data, Sc, fext, shape, (Y, OF))
     oinertias = Y.copy()
     for level in reversed(T.levels):
         # oYcrb_parent += oYcrb_i ;  of_parent += of_i
