@@ -48,7 +48,6 @@ from ..spatial import SE3, Motion
 from ..spatial._kernels import cross, matvec, rot_pair, stack6
 from ..model.tree import tree
 from ._args import ReferenceFrame, check_data, state
-from ._levels import expand
 from .jacobian import (check_joint_id, check_reference_frame,
                        computeJointJacobiansTimeVariation, jacobian_time_variation,
                        local_jacobian, support_columns_of, support_placements,
@@ -141,10 +140,13 @@ def updateFramePlacements(model, data):
         shape = np.broadcast_shapes(data.oMi.batch, data.oMf.batch)
         data.oMf.widen(shape)
         R, t = data.oMi.rows("rotation", rows, shape), data.oMi.rows("translation", rows, shape)
-        PR = expand(np.array([frame.placement.rotation for frame in frames]), len(shape))
-        Pt = expand(np.array([frame.placement.translation for frame in frames]), len(shape))
+        # [PR | Pt] of each frame: R [PR | Pt] is one (B*3, 3) x (3, 4) product per frame
+        P = np.concatenate((np.array([frame.placement.rotation for frame in frames]),
+                            np.array([frame.placement.translation for frame in frames])[..., None]),
+                           axis=-1)
+        RP = (R.reshape(len(frames), -1, 3) @ P).reshape(R.shape[:-1] + (4,))
         # oMf = oMi[parentJoint] * placement   (every frame f >= 1 at once: no frame reads another)
-        data.oMf.rotation[1:], data.oMf.translation[1:] = R @ PR, t + matvec(R, Pt)
+        data.oMf.rotation[1:], data.oMf.translation[1:] = RP[..., :3], t + RP[..., 3]
     data.mark("updateFramePlacements", "oMf")
 
 
