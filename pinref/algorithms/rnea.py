@@ -52,10 +52,10 @@ from ._levels import (Walk, crf, crm, expand, full, inputs, joint_calc, matvec, 
 class _Plan:
     """What the RNEA family reads of the model's Tree at each call, built once per Tree:
     ``joints`` (rows 1 .. n-1), ``inertia`` (Y_i of those rows, ``(n-1, 6, 6)``), the levels'
-    ``(rows, parent rows)`` (``below_root``: the levels whose parent is no universe), and per
-    level (``axis``, ``others``) and for the whole tree (``tree_axis``, ``tree_others``): the
-    frame-axis 1-dof joints (``tree.BATCHED``, S_i the unit vector e_k) as ``(rows, k, v
-    index)``, and the other groups."""
+    ``(rows, parent rows)`` (``below_root``: the levels whose parent is no universe), and for
+    the whole tree (``tree_axis``, ``tree_others``) and per level, deepest first (``backward``:
+    ``(level, axis, others)``): the frame-axis 1-dof joints (``tree.BATCHED``, S_i the unit
+    vector e_k) as ``(rows, k, v index)``, and the other groups."""
 
     def __init__(self, tree):
         n = len(tree.order)
@@ -65,10 +65,9 @@ class _Plan:
         self.levels = [(level.rows, level.parent_rows) for level in tree.levels]
         self.below_root = [(level.rows, level.parent_rows) for level in tree.levels
                            if level.has_parent]
-        self.axis, self.others = {}, {}
-        for level in tree.levels:
-            self.axis[id(level)] = _axis_joints([g for g in level.groups if g.batched])
-            self.others[id(level)] = [g for g in level.groups if not g.batched]
+        self.backward = [(level, _axis_joints([g for g in level.groups if g.batched]),
+                          [g for g in level.groups if not g.batched])
+                         for level in reversed(tree.levels)]
         groups = [g for level in tree.levels for g in level.groups]
         self.tree_axis = _axis_joints([g for g in groups if g.batched])
         self.tree_others = [g for g in groups if not g.batched]
@@ -142,28 +141,29 @@ def _fext_step(call, step, level, data, fext):
     call.done(step, level.forward_ids)
 
 
-def _rnea_backward_step(call, plan, level, kin, data, tauT, shape):
-    """Mirrors RneaBackwardStep::algo for the joints of one level (their children's levels
-    have added into their f); accumulates tau_i and f[parent]. For the frame-axis 1-dof joints
-    S_i^T f_i is entry k of f_i (S_i = e_k); the other joints multiply by their S."""
+def _rnea_backward_step(call, plan, kin, data, tauT, shape):
+    """Mirrors RneaBackwardStep::algo for every joint, level by level from the deepest (a
+    joint's f is complete once the deeper levels have added into it); accumulates tau_i
+    (``tauT = tangent_rows(tau)``) and f[parent]. For the frame-axis 1-dof joints S_i^T f_i is
+    entry k of f_i (S_i = e_k); the other joints multiply by their S."""
     F = data.f.vector
-    axis = plan.axis[id(level)]
-    if axis is not None:
-        rows, k, v = axis
-        # tau_i += S_i^T f_i   (S_i = e_k: entry k of f_i)
-        tauT[v] = tauT[v] + F[rows, ..., k]
-    for group in plan.others[id(level)]:
-        S_i = data.joints[group.ids[0]].S
-        # tau_i += S_i^T f_i
-        scatter(tauT, group.v_index, vecmat(F[group.rows], S_i), shape, add=1)
-    if not level.has_parent:
-        call.done(S.RNEA_BACKWARD, level.backward_ids)
-        return
-    # f_parent += liMi f_i   (= X^T f_i), children in decreasing index, one round at a time
-    Xf = vecmat(F[level.rows], kin.X[level.rows])
-    for children, parents, ids in level.rounds:
-        F[parents] = F[parents] + Xf[children]
-        call.done(S.RNEA_BACKWARD, ids)
+    for level, axis, others in plan.backward:
+        if axis is not None:
+            rows, k, v = axis
+            # tau_i += S_i^T f_i   (S_i = e_k: entry k of f_i)
+            tauT[v] = tauT[v] + F[rows, ..., k]
+        for group in others:
+            S_i = data.joints[group.ids[0]].S
+            # tau_i += S_i^T f_i
+            scatter(tauT, group.v_index, vecmat(F[group.rows], S_i), shape, add=1)
+        if not level.has_parent:
+            call.done(S.RNEA_BACKWARD, level.backward_ids)
+            continue
+        # f_parent += liMi f_i   (= X^T f_i), children in decreasing index, one round at a time
+        Xf = vecmat(F[level.rows], kin.X[level.rows])
+        for children, parents, ids in level.rounds:
+            F[parents] = F[parents] + Xf[children]
+            call.done(S.RNEA_BACKWARD, ids)
 
 
 def _armature_step(call, model, data, a):
@@ -207,10 +207,8 @@ def rnea(model, data, q, v, a, fext=None):
         kin = joint_calc(T, data, q, v, shape)
         call.run(S.RNEA_FORWARD, _rnea_forward_step, call, plan, T, kin, tangent_rows(a), data,
                  shape, fext)
-        tauT = tangent_rows(data.tau)
-        for level in reversed(T.levels):
-            call.run(S.RNEA_BACKWARD, _rnea_backward_step, call, plan, level, kin, data, tauT,
-                     shape)
+        call.run(S.RNEA_BACKWARD, _rnea_backward_step, call, plan, kin, data,
+                 tangent_rows(data.tau), shape)
         call.run(S.RNEA_ARMATURE, _armature_step, call, model, data, a)
         call.shape = shape
     data.mark("rnea", "liMi", "v", "a_gf", "h", "f", "tau")
@@ -260,9 +258,7 @@ def nonLinearEffects(model, data, q, v):
     # jcalc(q, v) ; liMi = jointPlacements[i] * M_J ; X = liMi.actionInverse   (every joint)
     kin = joint_calc(T, data, q, v, shape)
     _nle_forward_step(plan, kin, data, shape)
-    nleT = tangent_rows(data.nle)
-    for level in reversed(T.levels):
-        _rnea_backward_step(S.QUIET, plan, level, kin, data, nleT, shape)
+    _rnea_backward_step(S.QUIET, plan, kin, data, tangent_rows(data.nle), shape)
     data.mark("nonLinearEffects", "liMi", "v", "a_gf", "f", "nle")
     return data.nle.copy()
 
@@ -294,9 +290,7 @@ def _static_torque(model, data, q, fext):
     if fext is not None:
         for level in T.levels:
             _fext_step(S.QUIET, S.RNEA_FEXT, level, data, fext)
-    outT = tangent_rows(out)
-    for level in reversed(T.levels):
-        _rnea_backward_step(S.QUIET, plan, level, kin, data, outT, shape)
+    _rnea_backward_step(S.QUIET, plan, kin, data, tangent_rows(out), shape)
     return out
 
 
