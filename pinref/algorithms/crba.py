@@ -74,10 +74,9 @@ class SubtreeColumns:
     column within the span) and ``parent_rows, F_cols`` (its parent's row, the column: where
     ``Fcrb[parent][:, subtree_i]`` is). ``axis``: the level's frame-axis joints as one
     :class:`_AxisJoints` (None if there is none); ``others``: every other group of the level (one
-    joint each) as ``(group, cols_i, subtree_i)`` slices."""
+    joint each) as ``(group, cols_i, subtree_i)`` slices (nvSubtree from ``nv_subtree``)."""
 
-    def __init__(self, model, pos, level):
-        nv_subtree = [sum(model.nvs[j] for j in model.subtrees[i]) for i in range(model.njoints)]
+    def __init__(self, model, pos, level, nv_subtree):
         ids = level.ids
         subtree = {i: slice(model.idx_vs[i], model.idx_vs[i] + nv_subtree[i]) for i in ids}
         start = min(s.start for s in subtree.values())
@@ -101,7 +100,8 @@ def subtree_columns(model, tree):
     built = _COLUMNS.get(tree)
     if built is None:
         model.check_compact_subtrees("crba")
-        built = _COLUMNS[tree] = [SubtreeColumns(model, tree.pos, level) for level in tree.levels]
+        nvsub = [sum(model.nvs[j] for j in model.subtrees[i]) for i in range(model.njoints)]
+        built = _COLUMNS[tree] = [SubtreeColumns(model, tree.pos, lv, nvsub) for lv in tree.levels]
     return built
 
 
