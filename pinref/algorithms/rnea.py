@@ -50,17 +50,16 @@ from ._levels import (Walk, crf, crm, expand, full, inputs, joint_calc, matvec, 
 
 
 class _Plan:
-    """What the RNEA family reads of the model's Tree at each call, built once per Tree:
-    ``joints`` (rows 1 .. n-1), ``inertia`` (Y_i of those rows, ``(n-1, 6, 6)``), the levels'
-    ``(rows, parent rows)`` (``below_root``: the levels whose parent is no universe), and for
-    the whole tree (``tree_axis``, ``tree_others``) and per level, deepest first (``backward``:
-    ``(level, axis, others)``): the frame-axis 1-dof joints (``tree.BATCHED``, S_i the unit
-    vector e_k) as ``(rows, k, v index)``, and the other groups."""
+    """The rows and indices the RNEA family walks, built once per Tree (its structure only; the
+    model's constants are read from the Tree at each call): ``joints`` (rows 1 .. n-1), the
+    levels' ``(rows, parent rows)`` (``below_root``: the levels whose parent is no universe),
+    and for the whole tree (``tree_axis``, ``tree_others``) and per level, deepest first
+    (``backward``: ``(level, axis, others)``): the frame-axis 1-dof joints (``tree.BATCHED``,
+    S_i the unit vector e_k) as ``(rows, k, v index)``, and the other groups."""
 
     def __init__(self, tree):
         n = len(tree.order)
         self.joints = slice(1, n)
-        self.inertia = tree.inertia_matrix[1:]
         self.top = tree.levels[0].rows if tree.levels else slice(1, 1)
         self.levels = [(level.rows, level.parent_rows) for level in tree.levels]
         self.below_root = [(level.rows, level.parent_rows) for level in tree.levels
@@ -122,7 +121,7 @@ def _rnea_forward_step(call, plan, T, kin, aT, data, shape, fext):
         # a_gf_i += liMi^-1 a_gf_parent
         A[i] = A[i] + matvec(X[i], A[p])
     # h_i = Y_i v_i ; f_i = Y_i a_gf_i + v_i x* h_i   (every joint)
-    Y = expand(plan.inertia, nb)
+    Y = expand(T.inertia_matrix[J], nb)
     H[J] = matvec(Y, V[J])
     F[J] = matvec(Y, A[J]) + matvec(crf(V[J]), H[J])
     for level in T.levels:
@@ -215,7 +214,7 @@ def rnea(model, data, q, v, a, fext=None):
     return data.tau.copy()
 
 
-def _nle_forward_step(plan, kin, data, shape):
+def _nle_forward_step(plan, T, kin, data, shape):
     """Mirrors NLEForwardStep::algo for every joint: RNEA's forward step with a = 0, split in
     the same places; h is not written.
 
@@ -236,7 +235,7 @@ def _nle_forward_step(plan, kin, data, shape):
         # a_gf_i += liMi^-1 a_gf_parent
         A[i] = A[i] + matvec(X[i], A[p])
     # f_i = Y_i a_gf_i + v_i x* (Y_i v_i)   (every joint)
-    Y = expand(plan.inertia, nb)
+    Y = expand(T.inertia_matrix[J], nb)
     F[J] = matvec(Y, A[J]) + matvec(crf(V[J]), matvec(Y, V[J]))
 
 
@@ -257,13 +256,13 @@ def nonLinearEffects(model, data, q, v):
     plan = _plan(T)
     # jcalc(q, v) ; liMi = jointPlacements[i] * M_J ; X = liMi.actionInverse   (every joint)
     kin = joint_calc(T, data, q, v, shape)
-    _nle_forward_step(plan, kin, data, shape)
+    _nle_forward_step(plan, T, kin, data, shape)
     _rnea_backward_step(S.QUIET, plan, kin, data, tangent_rows(data.nle), shape)
     data.mark("nonLinearEffects", "liMi", "v", "a_gf", "f", "nle")
     return data.nle.copy()
 
 
-def _gravity_forward_step(plan, kin, data, shape):
+def _gravity_forward_step(plan, T, kin, data, shape):
     """Mirrors ComputeGeneralizedGravityForwardStep::algo for every joint: a_gf_i = liMi^-1
     a_gf_parent level by level, then f_i = Y_i a_gf_i for every joint at once (jcalc and liMi
     ran before)."""
@@ -272,7 +271,7 @@ def _gravity_forward_step(plan, kin, data, shape):
         # a_gf_i = liMi^-1 a_gf_parent
         A[i] = matvec(kin.X[i], A[p])
     # f_i = Y_i a_gf_i   (every joint)
-    F[J] = matvec(expand(plan.inertia, len(shape)), A[J])
+    F[J] = matvec(expand(T.inertia_matrix[J], len(shape)), A[J])
 
 
 def _static_torque(model, data, q, fext):
@@ -286,7 +285,7 @@ def _static_torque(model, data, q, fext):
     plan = _plan(T)
     # jcalc(q) ; liMi = jointPlacements[i] * M_J ; X = liMi.actionInverse   (every joint)
     kin = joint_calc(T, data, q, None, shape)
-    _gravity_forward_step(plan, kin, data, shape)
+    _gravity_forward_step(plan, T, kin, data, shape)
     if fext is not None:
         for level in T.levels:
             _fext_step(S.QUIET, S.RNEA_FEXT, level, data, fext)
