@@ -67,12 +67,6 @@ def matvec(A, x):
     return np.matvec(A, x)
 
 
-def const_matvec(A, x):
-    """``A_i x_i`` for constants ``A (K, 6, 6)`` (one per joint, no batch axes) and ``x (K,
-    *batch, 6)``: one matrix product per joint over its whole batch (BLAS)."""
-    return (x.reshape(x.shape[:1] + (-1, 6)) @ A.mT).reshape(x.shape)
-
-
 def vecmat(x, A):
     """``A^T x`` over leading axes."""
     return np.vecmat(x, A)

@@ -49,9 +49,9 @@ import numpy as np
 from ..errors import NotPositiveDefiniteError
 from . import steps as S
 from ._args import Convention, check_local, external_forces, state
-from ._levels import (Walk, const_matvec, crf, crm, expand, full, inputs, joint_calc, joint_calc_aba,
-                      level_array, matvec, scatter, segments, subspaces, tangent_rows, vecmat,
-                      widen)
+from ._levels import (Walk, crf, crm, expand, full, inputs, joint_calc,
+                      joint_calc_aba, level_array, matvec, scatter, segments, subspaces,
+                      tangent_rows, vecmat, widen)
 from .rnea import _fext_step
 
 
@@ -110,7 +110,7 @@ def _aba_forward_step1(call, T, kin, data, shape):
     Y = expand(T.inertia_matrix[j], len(shape))
     data.Yaba.matrix[j] = Y
     H = data.h.vector
-    H[j] = const_matvec(T.inertia_matrix[j], V[j])
+    H[j] = matvec(Y, V[j])
     vxh = matvec(crf(V[j]), H[j])
     data.f.vector[j] = vxh
     return vxh
@@ -172,7 +172,7 @@ def _aba_forward_step2(call, T, kin, passed, vxh, model, data, ddqT, shape):
     a[j] = A[j]
     a[j, ..., :3] += vecmat(model.gravity.linear, data.oMi.rows("rotation", j, shape))
     # f_i = Y_i a_gf_i + v_i x* h_i   (v_i x* h_i as pass 1 computed it)
-    data.f.vector[j] = const_matvec(T.inertia_matrix[j], A[j]) + vxh
+    data.f.vector[j] = matvec(expand(T.inertia_matrix[j], len(shape)), A[j]) + vxh
     for level in T.levels:
         call.done(S.ABA_FORWARD2, level.forward_ids)
 
