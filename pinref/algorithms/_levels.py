@@ -224,12 +224,6 @@ def subspaces(level, data):
             for group in level.groups]
 
 
-def kind_subspace(group, data):
-    """S of the joints of one kind (``Tree.kinds``): the kind's constant S, or the joint's data
-    S with the joint axis first."""
-    return group.template._S if group.batched else _rows(data.joints[group.ids[0]].S, 2)
-
-
 def kind_subspace_times(T, data, xT, shape):
     """``S_i x_i`` for every joint (``xT = tangent_rows(x)``), rows of the caches
     ``(n, *shape, 6)``; one product per kind (they read no parent)."""
