@@ -42,7 +42,6 @@ import weakref
 
 import numpy as np
 
-from ..spatial import Motion
 from . import steps as S
 from ._args import external_forces, state
 from ._levels import (Walk, crf, crm, expand, full, inputs, joint_calc, matvec, scatter,
@@ -199,8 +198,8 @@ def rnea(model, data, q, v, a, fext=None):
     T = Walk(model, q, v)
     plan = _plan(T)
     with S.Call("rnea", model, data, arguments) as call:
-        data.v[0] = Motion.Zero()
-        data.a_gf[0] = -model.gravity
+        data.v.vector[0] = 0.0
+        data.a_gf.vector[0] = -model.gravity.vector
         # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J ;
         # X = liMi.actionInverse   (every joint: no parent read)
         kin = joint_calc(T, data, q, v, shape)
@@ -250,8 +249,8 @@ def nonLinearEffects(model, data, q, v):
     q, v = full(shape, q, arrays["v"])
     widen(data, shape, "liMi", "v", "a_gf", "f")
     data.nle = np.zeros(shape + (model.nv,))
-    data.v[0] = Motion.Zero()
-    data.a_gf[0] = -model.gravity
+    data.v.vector[0] = 0.0
+    data.a_gf.vector[0] = -model.gravity.vector
     T = Walk(model, q, v)
     plan = _plan(T)
     # jcalc(q, v) ; liMi = jointPlacements[i] * M_J ; X = liMi.actionInverse   (every joint)
@@ -280,7 +279,7 @@ def _static_torque(model, data, q, fext):
     fext = external_forces(model, fext, shape)
     widen(data, shape, "liMi", "a_gf", "f")
     out = np.zeros(shape + (model.nv,))
-    data.a_gf[0] = -model.gravity
+    data.a_gf.vector[0] = -model.gravity.vector
     T = Walk(model, q, None)
     plan = _plan(T)
     # jcalc(q) ; liMi = jointPlacements[i] * M_J ; X = liMi.actionInverse   (every joint)
