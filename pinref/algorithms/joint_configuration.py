@@ -63,8 +63,8 @@ def integrate(model, q, v):
     for space, q_index, v_index, joints in _spaces(model):
         # q_out[q_i] = integrate_i(q[q_i], v[v_i])   (the joints of one space at once; q and v
         # were checked above, as integrate_i checks them)
-        q_i = q[..., q_index].reshape(shape + joints + (space.nq,))
-        v_i = v[..., v_index].reshape(shape + joints + (space.nv,))
+        q_i = q[..., q_index].reshape(q.shape[:-1] + joints + (space.nq,))
+        v_i = v[..., v_index].reshape(v.shape[:-1] + joints + (space.nv,))
         out[..., q_index] = space._integrate(q_i, v_i).reshape(shape + (len(q_index),))
     return out
 
