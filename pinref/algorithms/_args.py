@@ -9,7 +9,8 @@ from ..errors import (ArgumentTypeError, DataModelMismatchError, ModelError, Non
                       ShapeError, UnsupportedError)
 from ..joints.liegroup import ArgumentPosition  # noqa: F401  (re-exported: ARG0, ARG1)
 from ..model.frame import pin_printed
-from ..model.model import real_array
+from ..model.data import Data
+from ..model.model import Model, real_array
 from ..spatial import Force
 from ..spatial._kernels import as_array, batch_shape
 
@@ -83,11 +84,13 @@ def check_model(model, data=NO_DATA):
     otherwise a typed error saying what to pass."""
     check_data(model, data)
     armature = model.armature
+    # min >= 0 refuses NaN too (a NaN minimum compares False)
     if (not isinstance(armature, np.ndarray) or armature.shape != (model.nv,)
-            or not np.all(np.isfinite(armature)) or np.any(armature < 0)):
+            or (model.nv and not (armature.min() >= 0 and armature.max() < np.inf))):
         raise ShapeError(f"model.armature: expected {model.nv} finite non-negative numbers "
                          f"(one per velocity entry), got {armature!r}")
-    if not np.all(np.isfinite(model.gravity.vector)) or model.gravity.vector.shape != (6,):
+    gravity = model.gravity.vector
+    if gravity.shape != (6,) or not np.isfinite(gravity).all():
         raise NonFiniteError(f"model.gravity: expected one finite Motion, got {model.gravity!r}")
 
 
@@ -95,8 +98,6 @@ def check_data(model, data=NO_DATA):
     """A pinref Model and (unless omitted) a Data created for a model of its structure, as the
     functions that only read Data check them. ``data=None`` is refused (ArgumentTypeError), a
     Data of another model too (DataModelMismatchError, where Pinocchio raises RuntimeError)."""
-    from ..model import Data, Model
-
     if not isinstance(model, Model):
         raise UnsupportedError(
             f"expected a pinref.Model, got {type(model).__module__}.{type(model).__name__}; "

@@ -155,13 +155,16 @@ class Data:
         Pinocchio returns it silently; pinref warns (NonFiniteResultWarning) naming the first
         cache, in computation order, that is not finite. Cheap: one ``np.isfinite`` per array
         cache written (or, when there is none, over the last cache); the search runs only on
-        failure.
+        failure. The sum of those arrays is finite when each entry is (NaN and infinity
+        propagate), so one ``sum`` per array decides in the common case; an overflow of the sum
+        itself falls back to the entry-wise check.
         """
         for cache in caches:
             self.written[cache] = call
         arrays = [c for c in caches if isinstance(getattr(self, c), (np.ndarray, Stack))] or \
             caches[-1:]
-        if all(_all_finite(getattr(self, c)) for c in arrays):
+        if _sum_is_finite([getattr(self, c) for c in arrays]) or \
+                all(_all_finite(getattr(self, c)) for c in arrays):
             return
         for cache in caches:
             where = _first_non_finite(getattr(self, cache))
@@ -182,6 +185,20 @@ class Data:
             raise NotComputedError(
                 f"{where}: data.{cache} was never computed in this Data (it still holds its "
                 f"initial value); call {first} first")
+
+
+def _sum_is_finite(values):
+    """Whether the sum of every entry of ``values`` (arrays or stacked caches) is finite."""
+    total = 0.0
+    for value in values:
+        if isinstance(value, Stack):
+            for name, _ in value.PARTS:
+                total += getattr(value, name).sum()
+        elif isinstance(value, np.ndarray):
+            total += value.sum()
+        else:
+            return False
+    return bool(np.isfinite(total))
 
 
 def _all_finite(value):

@@ -398,8 +398,8 @@ class Model:
             if unit is None:
                 continue
             seg = q[..., jmodel.idx_q + unit.start:jmodel.idx_q + unit.stop]
-            norm = np.sqrt(np.sum(seg * seg, axis=-1))
-            if np.any(np.abs(norm - 1.0) > UNIT_NORM_TOLERANCE):
+            norm = np.sqrt((seg * seg).sum(-1))
+            if (abs(norm - 1.0) > UNIT_NORM_TOLERANCE).any():
                 kind = "quaternion" if unit.stop - unit.start == 4 else "(cos, sin) pair"
                 raise unit_norm_error(
                     f"{name}: joint {self.names[jmodel.id]!r} ({jmodel.shortname()})", kind, norm,

@@ -89,6 +89,8 @@ def eigen_str(A):
 def batch_shape(*arrays_and_tails):
     """Broadcast of the leading axes of ``(array, n_trailing_axes)`` pairs; ShapeError if none."""
     shapes = [a.shape[: a.ndim - tail] for a, tail in arrays_and_tails]
+    if shapes.count(shapes[0]) == len(shapes):
+        return shapes[0]
     try:
         return np.broadcast_shapes(*shapes)
     except ValueError:
@@ -119,7 +121,7 @@ def as_array(x, name, tail, column=False):
         a = a[:, 0]
     if a.shape[a.ndim - len(tail):] != tuple(tail) or a.ndim < len(tail):
         raise ShapeError(f"{name}: expected trailing shape {tuple(tail)}, got shape {a.shape}")
-    if not np.all(np.isfinite(a)):
+    if not np.isfinite(a).all():
         raise NonFiniteError(f"{name}: contains NaN or infinity")
     return a
 
