@@ -1,5 +1,6 @@
 """The algorithms, one module per Pinocchio header (rnea.hxx, crba.hxx, aba.hxx, kinematics.hxx,
-frames.hxx, jacobian.hxx, center-of-mass.hxx, energy.hxx, joint-configuration.hxx, geometry.hxx).
+frames.hxx, jacobian.hxx, center-of-mass.hxx, energy.hxx, joint-configuration.hxx, geometry.hxx,
+regressor.hxx).
 
 Naming crosswalk (pinref = Pinocchio LOCAL; Featherstone's spatial_v2 symbols):
 
@@ -18,7 +19,8 @@ mass matrix / bias                     data.M, data.nle           H, C
 =====================================  =========================  ===========================
 """
 
-from . import center_of_mass, energy, frames, geometry, jacobian, joint_configuration
+from . import (center_of_mass, energy, frames, geometry, jacobian, joint_configuration,
+               regressor)
 from ._args import ArgumentPosition, Convention, KinematicLevel, ReferenceFrame
 from .aba import aba
 from .aba_derivatives import computeABADerivatives
@@ -30,6 +32,7 @@ from .geometry import *  # noqa: F401,F403
 from .jacobian import *  # noqa: F401,F403
 from .joint_configuration import *  # noqa: F401,F403
 from .kinematics import forwardKinematics
+from .regressor import *  # noqa: F401,F403
 from .rnea import computeGeneralizedGravity, computeStaticTorque, nonLinearEffects, rnea
 from .rnea_derivatives import (
     computeGeneralizedGravityDerivatives,
@@ -52,4 +55,5 @@ __all__ = ["Convention", "aba", "crba", "forwardKinematics", "rnea", "nonLinearE
            "LOCAL_WORLD_ALIGNED", "POSITION", "VELOCITY", "ACCELERATION", "ARG0", "ARG1", "ARG2",
            "ARG3", "ARG4",
            *frames.__all__, *geometry.__all__, *jacobian.__all__,
-           *center_of_mass.__all__, *energy.__all__, *joint_configuration.__all__]
+           *center_of_mass.__all__, *energy.__all__, *joint_configuration.__all__,
+           *regressor.__all__]
