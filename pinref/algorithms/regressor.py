@@ -49,7 +49,7 @@ import numpy as np
 
 from ..errors import ArgumentTypeError, ModelError
 from ..spatial import SE3, Motion
-from ..spatial._kernels import ANGULAR, LINEAR, act_force, cross, matvec, mT, skew
+from ..spatial._kernels import ANGULAR, LINEAR, cross, matvec, mT, skew
 from ._args import check_data, state, writable
 from .frames import check_data_frames, check_frame_id
 from .jacobian import check_joint_id, check_reference_frame
@@ -161,11 +161,18 @@ def _joint_torque_regressor_backward_step(jmodel, jdata, model, data, Y, column)
     B = data.bodyRegressor
     # Y[rows_j, block] = S_j^T B
     Y[..., jmodel.v_slice, 10 * (column - 1):10 * column] = mT(jdata.S) @ B
-    # B = liMi[j] B, each column a force
+    # B = liMi[j] B, each column a force: (R f ; R n + p x R f)
     if model.parents[j] > 0:
-        M = data.liMi[j]
-        data.bodyRegressor = mT(act_force(M.rotation[..., None, :, :],
-                                          M.translation[..., None, :], mT(B)))
+        data.bodyRegressor = _act_force_set(data.liMi[j], B)
+
+
+def _act_force_set(M, F):
+    """``forceSet::se3Action``: M.act(f) for every column f = (f; n) of F (..., 6, k), with R
+    multiplying [f_1 .. f_k  n_1 .. n_k] in one product."""
+    k = F.shape[-1]
+    RF = M.rotation @ np.concatenate((F[..., LINEAR, :], F[..., ANGULAR, :]), axis=-1)
+    f, n = RF[..., :k], RF[..., k:]
+    return np.concatenate((f, n + skew(M.translation) @ f), axis=-2)
 
 
 def computeJointTorqueRegressor(model, data, q, v, a):

@@ -122,7 +122,7 @@ def test_body_regressors_match_pin(model_name, batch):
         calls.append((f"frameBodyRegressor({f})",
                       lambda d, f=f: pinref.frameBodyRegressor(rmodel, d, f),
                       lambda d, i, f=f: pin.frameBodyRegressor(pmodel, d, f)))
-    rdata, pdatas = run_and_compare(rmodel, pmodel, batch, calls, caches_after_each=False)
+    rdata, _ = run_and_compare(rmodel, pmodel, batch, calls, caches_after_each=False)
     last = pinref.frameBodyRegressor(rmodel, rdata, rmodel.nframes - 1)
     np.testing.assert_array_equal(rdata.bodyRegressor, last)
 
@@ -130,7 +130,7 @@ def test_body_regressors_match_pin(model_name, batch):
 @pytest.mark.parametrize("batch", BATCHES, ids=str)
 @pytest.mark.parametrize("model_name", MODEL_NAMES)
 def test_static_and_energy_regressors_match_pin(model_name, batch):
-    rmodel, pmodel, q, v, a, _ = setup(model_name, "static", batch)
+    rmodel, pmodel, q, v, _, _ = setup(model_name, "static", batch)
     run_and_compare(rmodel, pmodel, batch, [
         ("computeStaticRegressor", lambda d: pinref.computeStaticRegressor(rmodel, d, q),
          lambda d, i: pin.computeStaticRegressor(pmodel, d, q[i])),
@@ -148,7 +148,7 @@ def test_static_and_energy_regressors_match_pin(model_name, batch):
 def test_kinematic_regressors_match_pin(model_name, batch):
     """Every joint with and without a placement, every frame, in the three reference frames,
     after forwardKinematics; the frame version writes oMf[frame_id]."""
-    rmodel, pmodel, q, v, a, X = setup(model_name, "kinematic", batch)
+    rmodel, pmodel, q, _, _, X = setup(model_name, "kinematic", batch)
     pX = pin.SE3(X.homogeneous)
     calls = [("forwardKinematics", lambda d: pinref.forwardKinematics(rmodel, d, q),
               lambda d, i: pin.forwardKinematics(pmodel, d, q[i]))]
@@ -188,7 +188,7 @@ def test_regressors_times_parameters_give_the_dynamics(model_name, batch):
     """Y pi == rnea (no armature), static Y (m, m c) == com, the energy regressors give the
     energies, and each joint's body regressor gives the body's own wrench Y_i a_gf_i + v_i x* Y_i
     v_i (rnea's f[i] before its backward pass adds the children's); checked per state."""
-    rmodel, pmodel, q, v, a, _ = setup(model_name, "identities", batch)
+    rmodel, _, q, v, a, _ = setup(model_name, "identities", batch)
     data = rmodel.createData()
     pi = dynamic_parameters(rmodel)
     phi = np.concatenate([np.r_[Y.mass, Y.mass * Y.lever]
