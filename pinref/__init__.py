@@ -16,6 +16,7 @@ from .joints import *  # noqa: F401,F403
 from .joints import __all__ as _joints_all
 from .model import *  # noqa: F401,F403
 from .model import __all__ as _model_all
+from .robot_wrapper import RobotWrapper
 from .spatial import *  # noqa: F401,F403
 from .spatial import __all__ as _spatial_all
 from .tracing import trace
@@ -29,6 +30,5 @@ from .liegroups import LieGroup  # noqa: E402
 __version__ = "0.1.0"
 
 __all__ = ["errors", "aba", "crba", "rnea", "check", "from_pinocchio", "to_pinocchio", "trace",
-           "explog", "liegroups", "rpy", "utils", "exp", "log", "LieGroup", *_spatial_all,
-           *_joints_all, *_model_all,
-           *_algorithms_all]
+           "explog", "liegroups", "rpy", "utils", "exp", "log", "LieGroup", "RobotWrapper",
+           *_spatial_all, *_joints_all, *_model_all, *_algorithms_all]

@@ -21,7 +21,7 @@ import sys as _sys
 import pinref as _pinref
 
 globals().update({k: getattr(_pinref, k) for k in dir(_pinref) if not k.startswith("__")})
-for _name in ("explog", "liegroups", "rpy", "utils"):
+for _name in ("explog", "liegroups", "robot_wrapper", "rpy", "utils"):
     _sys.modules[__name__ + "." + _name] = getattr(_pinref, _name)
 '''
 
@@ -155,10 +155,7 @@ print("random", qr.shape, bool(np.all(qr[:3] >= -1)), bool(np.all(qr[:3] <= 1)))
 print("unit", abs(np.linalg.norm(qr[3:7]) - 1) < 1e-12)
 '''
 
-URDF = '''
-import pinocchio as pin
-
-xml = """<robot name="arm">
+ARM_URDF = '''<robot name="arm">
   <link name="base"/>
   <link name="upper">
     <inertial><origin xyz="0 0 0.2"/><mass value="1.5"/>
@@ -181,7 +178,12 @@ xml = """<robot name="arm">
     <parent link="lower"/><child link="tool"/><origin xyz="0 0 0.3"/><axis xyz="0 0 1"/>
     <limit lower="0" upper="0.2" effort="10" velocity="1"/>
   </joint>
-</robot>"""
+</robot>'''
+
+URDF = '''
+import pinocchio as pin
+
+xml = """''' + ARM_URDF + '''"""
 for root in (None, pin.JointModelFreeFlyer()):
     model = pin.buildModelFromXML(xml) if root is None else pin.buildModelFromXML(xml, root)
     data = model.createData()
@@ -247,8 +249,58 @@ show("body_2", data.oMf[model.getFrameId("body_2")].homogeneous)
 print("E", pin.computeMechanicalEnergy(model, data, q, v))
 '''
 
+ROBOT_WRAPPER = '''
+import pinocchio as pin
+from pinocchio.robot_wrapper import RobotWrapper
+
+with open("arm.urdf", "w") as out:
+    out.write("""''' + ARM_URDF + '''""")
+for robot in (RobotWrapper.BuildFromURDF("arm.urdf"),
+              RobotWrapper.BuildFromURDF("arm.urdf", [], pin.JointModelFreeFlyer())):
+    print(robot.model.name, robot.nq, robot.nv, list(robot.model.names))
+    q = robot.q0.copy()
+    q[-3:] = [0.4, -0.3, 0.1]
+    v = np.linspace(-1, 1, robot.nv)
+    a = np.linspace(0.5, -0.5, robot.nv)
+    show("com", robot.com(q))
+    print("mass", robot.mass(q))
+    show("nle", robot.nle(q, v))
+    show("gravity", robot.gravity(q))
+    tool = robot.model.getFrameId("tool")
+    show("placement", robot.placement(q, robot.model.njoints - 1).homogeneous)
+    show("framePlacement", robot.framePlacement(q, tool).homogeneous)
+    show("velocity", robot.velocity(q, v, 2).vector)
+    show("acceleration", robot.acceleration(q, v, a, 2, True, pin.LOCAL_WORLD_ALIGNED).vector)
+    show("Jtool", robot.computeFrameJacobian(q, tool))
+    robot.computeJointJacobians(q)
+    show("Jjoint", robot.getJointJacobian(2, pin.WORLD))
+'''
+
+REGRESSOR = '''
+import pinocchio as pin
+
+model = pin.buildSampleModelManipulator()
+data = model.createData()
+q = np.linspace(-0.8, 0.8, model.nq)
+v = np.linspace(0.3, -0.6, model.nv)
+a = np.linspace(1.0, -1.0, model.nv)
+Y = pin.computeJointTorqueRegressor(model, data, q, v, a)
+params = np.concatenate([model.inertias[i].toDynamicParameters() for i in range(1, model.njoints)])
+show("Y", Y)
+show("Y pi", Y @ params)
+show("rnea", pin.rnea(model, data, q, v, a))
+show("body", pin.jointBodyRegressor(model, data, model.njoints - 1))
+show("static", pin.computeStaticRegressor(model, data, q))
+pin.forwardKinematics(model, data, q)
+for rf in (pin.LOCAL, pin.WORLD, pin.LOCAL_WORLD_ALIGNED):
+    show("K", pin.computeJointKinematicRegressor(model, data, 4, rf, pin.SE3.Identity()))
+    show("Kf", pin.computeFrameKinematicRegressor(model, data, model.nframes - 1, rf))
+show("bodyRegressor", pin.bodyRegressor(pin.Motion(v[:6]), pin.Motion(a[:6])))
+'''
+
 SCRIPTS = {"simulation": SIMULATION, "spatial": SPATIAL, "kinematics": KINEMATICS,
-           "dynamics": DYNAMICS, "urdf": URDF}
+           "dynamics": DYNAMICS, "urdf": URDF, "robot_wrapper": ROBOT_WRAPPER,
+           "regressor": REGRESSOR}
 NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
 
@@ -294,6 +346,7 @@ def test_shim_is_pinref(tmp_path):
     shim = tmp_path / "shim" / "pinocchio"
     shim.mkdir(parents=True)
     (shim / "__init__.py").write_text(SHIM)
-    out = run("import pinocchio, pinref\nprint(pinocchio.rnea is pinref.rnea)\n", tmp_path,
-              shim.parent)
-    assert out.split() == ["True"]
+    out = run("import pinocchio, pinref\nprint(pinocchio.rnea is pinref.rnea)\n"
+              "from pinocchio.robot_wrapper import RobotWrapper\n"
+              "print(RobotWrapper is pinref.RobotWrapper)\n", tmp_path, shim.parent)
+    assert out.split() == ["True", "True"]

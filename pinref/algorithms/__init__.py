@@ -1,5 +1,6 @@
 """The algorithms, one module per Pinocchio header (rnea.hxx, crba.hxx, aba.hxx, kinematics.hxx,
-frames.hxx, jacobian.hxx, center-of-mass.hxx, energy.hxx, joint-configuration.hxx, geometry.hxx).
+frames.hxx, jacobian.hxx, center-of-mass.hxx, energy.hxx, joint-configuration.hxx, geometry.hxx,
+regressor.hxx).
 
 Naming crosswalk (pinref = Pinocchio LOCAL; Featherstone's spatial_v2 symbols):
 
@@ -19,7 +20,7 @@ mass matrix / bias                     data.M, data.nle           H, C
 """
 
 from . import (aba, center_of_mass, crba, energy, frames, geometry, jacobian, joint_configuration,
-               rnea, steps)
+               regressor, rnea, steps)
 from ._args import ArgumentPosition, Convention, KinematicLevel, ReferenceFrame
 from .aba_derivatives import computeABADerivatives
 from .center_of_mass import *  # noqa: F401,F403
@@ -29,6 +30,7 @@ from .geometry import *  # noqa: F401,F403
 from .jacobian import *  # noqa: F401,F403
 from .joint_configuration import *  # noqa: F401,F403
 from .kinematics import forwardKinematics
+from .regressor import *  # noqa: F401,F403
 from .rnea import computeGeneralizedGravity, computeStaticTorque, nonLinearEffects
 from .rnea_derivatives import (
     computeGeneralizedGravityDerivatives,
@@ -52,4 +54,5 @@ __all__ = ["Convention", "forwardKinematics", "nonLinearEffects",
            "LOCAL_WORLD_ALIGNED", "POSITION", "VELOCITY", "ACCELERATION", "ARG0", "ARG1", "ARG2",
            "ARG3", "ARG4",
            *frames.__all__, *geometry.__all__, *jacobian.__all__,
-           *center_of_mass.__all__, *energy.__all__, *joint_configuration.__all__]
+           *center_of_mass.__all__, *energy.__all__, *joint_configuration.__all__,
+           *regressor.__all__]

@@ -9,6 +9,7 @@ from .geometry import (Box, Capsule, Convex, Cylinder, GeometryData, GeometryMod
 from .model import UNIT_NORM_TOLERANCE, Model
 from .sample_models import (buildSampleModelHumanoid, buildSampleModelHumanoidRandom,
                             buildSampleModelManipulator, buildTutorialModel)
+from .surgery import appendModel, buildReducedModel
 from .urdf import buildGeomFromUrdf, buildModelFromUrdf, buildModelFromXML, buildModelsFromUrdf
 
 __all__ = ["Data", "Frame", "FrameType", "OP_FRAME", "JOINT", "FIXED_JOINT", "BODY", "SENSOR",
@@ -16,5 +17,6 @@ __all__ = ["Data", "Frame", "FrameType", "OP_FRAME", "JOINT", "FIXED_JOINT", "BO
            "buildSampleModelHumanoid", "buildSampleModelHumanoidRandom",
            "buildSampleModelManipulator", "buildTutorialModel",
            "buildModelFromUrdf", "buildModelFromXML", "buildModelsFromUrdf", "buildGeomFromUrdf",
+           "appendModel", "buildReducedModel",
            "GeometryModel", "GeometryData", "GeometryObject", "GeometryType", "Box", "Capsule",
            "Convex", "Cylinder", "Sphere", "Mesh"]

@@ -71,6 +71,12 @@ class Data:
         self.kinetic_energy = 0.0                         # 1/2 v^T M v (armature incl.) (...)
         self.potential_energy = 0.0                       # -sum_i m_i g . com_i, world  (...)
         self.mechanical_energy = 0.0                      # kinetic + potential          (...)
+        # --- regressors (regressor.hxx); columns: 10 dynamic parameters (4 static) per body ---
+        self.jointTorqueRegressor = np.zeros((nv, 10 * (n - 1)))  # tau = Y pi  (..., nv, 10(n-1))
+        self.staticRegressor = np.zeros((3, 4 * (n - 1)))  # com = Y (m, m c)_i  (..., 3, 4(n-1))
+        self.bodyRegressor = np.zeros((6, 10))            # f_i = Y pi_i (hidden in pin) (..., 6, 10)
+        self.kineticEnergyRegressor = np.zeros(10 * (n - 1))    # T = Y pi          (..., 10(n-1))
+        self.potentialEnergyRegressor = np.zeros(10 * (n - 1))  # U = Y pi          (..., 10(n-1))
         # --- derivatives (rnea-derivatives.hxx, aba-derivatives.hxx); o = WORLD frame --------
         # Also written there: liMi, oMi, v, a (rnea), ov, J, dJ, tau, g, M, u, ddq, Fcrb (Fcrb[0]
         # is their scratch), and the joints' U, StU, Dinv, UDinv (WORLD frame, aba). "cols" of a
