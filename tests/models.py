@@ -180,7 +180,7 @@ def assert_results_are_owned_copies(compute, data, cache_names, first, second):
         np.testing.assert_array_equal(x, k)
 
 
-# --- shared by the call-sequence tests (test_algorithms_pin.py, test_com_energy.py) -------------
+# --- shared by the call-sequence tests (tests/algorithms/call_sequences.py) ---------------------
 
 
 def sequence_setup(model_name, sequence, batch, armature):

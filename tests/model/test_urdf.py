@@ -3,9 +3,9 @@
 Oracle: Pinocchio's parse of the same file. For every file of tests/model/urdf, with and
 without a free-flyer root joint, every model field (``model_fields`` of test_bridge.py) is
 equal: names, types, indices and frames exactly, numbers to 1e-15 * max(1, |ref|); then RNEA,
-CRBA and ABA on both models give the same caches at 1e-12 (the helpers of
-tests/algorithms/test_algorithms_pin.py). The remaining tests pin down single behaviours of the
-parser (traversal order, axis mapping, limits, merging of fixed links, root joint).
+CRBA and ABA on both models give the same caches at 1e-12 (the helpers of tests/models.py that
+the call-sequence tests use). The remaining tests pin down single behaviours of the parser
+(traversal order, axis mapping, limits, merging of fixed links, root joint).
 """
 
 import builtins

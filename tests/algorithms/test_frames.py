@@ -1,18 +1,59 @@
-"""frameJacobianTimeVariation(model, data, q, v, frame_id, reference_frame) against pin 3.8.0.
-
-On every model of tests/models.py with one extra OP_FRAME per joint (test_frames_jacobians.Case),
-for every frame and reference frame: the result, and the caches the call writes (liMi, oMi, v,
-ov, J, dJ and every oMf), per state at ``1e-12 * max(1, max|ref|)``; pinref runs once on the
-batch, pin once per state on its own Data.
+"""Frame placements, joint and frame velocities and accelerations, and the frame Jacobian's
+time variation (pinref/algorithms/frames.py) against Pinocchio 3.8.0, on every model of
+tests/models.py with one extra OP_FRAME per joint (frame_cases.Case): results and the caches
+the calls write, per state at ``1e-12 * max(1, max|ref|)``; pinref runs once on the batch, pin
+once per state on its own Data.
 """
 
 import numpy as np
 import pytest
+from frame_cases import BATCHES, FRAMES, Case
+from models import MODEL_NAMES
 
 import pinref
-from models import MODEL_NAMES
 from pinref.errors import ArgumentTypeError, DataModelMismatchError, ModelError, ShapeError
-from test_frames_jacobians import BATCHES, FRAMES, Case
+
+
+@pytest.mark.parametrize("batch", BATCHES, ids=str)
+@pytest.mark.parametrize("model_name", MODEL_NAMES)
+def test_frame_placements(model_name, batch):
+    c = Case(model_name, batch)
+    got, refs = c.run("framesForwardKinematics", c.q)
+    assert got is None and refs[0] is None
+    c.compare_caches("framesForwardKinematics", ("liMi", "oMi", "oMf"))
+    for f in range(c.rmodel.nframes):
+        got, refs = c.run("updateFramePlacement", f)
+        c.compare(got, refs, f"updateFramePlacement({f})")
+    got, refs = c.run("updateFramePlacements")
+    c.compare_caches("updateFramePlacements", ("oMf",))
+
+
+@pytest.mark.parametrize("batch", BATCHES, ids=str)
+@pytest.mark.parametrize("model_name", MODEL_NAMES)
+def test_velocities_and_accelerations(model_name, batch):
+    c = Case(model_name, batch, seed=1)
+    c.run("forwardKinematics", c.q, c.v, c.a)
+    c.compare_caches("forwardKinematics(q, v, a)", ("liMi", "oMi", "v"))
+    for rf in FRAMES:
+        for i in range(c.rmodel.njoints):
+            for name in ("getVelocity", "getAcceleration", "getClassicalAcceleration"):
+                got, refs = c.run(name, i, rf)
+                c.compare(got, refs, f"{name}({i}, {rf.name})")
+        for f in range(c.rmodel.nframes):
+            for name in ("getFrameVelocity", "getFrameAcceleration",
+                         "getFrameClassicalAcceleration"):
+                got, refs = c.run(name, f, rf)
+                c.compare(got, refs, f"{name}({f}, {rf.name})")
+    # the (joint_id, placement) overloads, and the default reference frame (LOCAL)
+    M = pinref.SE3.Random(rng=c.rng)
+    j = c.rmodel.njoints - 1
+    for rf in FRAMES:
+        for name in ("getFrameVelocity", "getFrameAcceleration", "getFrameClassicalAcceleration"):
+            got, refs = c.run(name, j, M, rf)
+            c.compare(got, refs, f"{name}({j}, placement, {rf.name})")
+    for name in ("getVelocity", "getFrameVelocity", "getFrameClassicalAcceleration"):
+        got, refs = c.run(name, j)
+        c.compare(got, refs, f"{name}({j}) with the default frame")
 
 
 @pytest.mark.parametrize("batch", BATCHES, ids=str)
