@@ -95,6 +95,9 @@ STEPS = {
     "crba": (CRBA_FORWARD, CRBA_BACKWARD, CRBA_ARMATURE, CRBA_SYMMETRIC),
 }
 
+# The passes that visit the joints from the last to the first (the others go from 1 to n - 1).
+BACKWARD_PASSES = {"aba": (2, 4), "rnea": (2,), "crba": (2,)}
+
 _HOOKS = contextvars.ContextVar("pinref_step_hooks", default=())
 
 

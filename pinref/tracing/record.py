@@ -21,7 +21,7 @@ and Force as ``vector`` (..., 6), Inertia as ``matrix()`` (..., 6, 6).
 
 import re
 import types
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -236,8 +236,10 @@ class _Recorder:
             return
         number, algorithm, model, _, inputs, first = self.open
         self.open = None
+        snapshots = _loop_order(algorithm, self.trace._snapshots[first:], first)
+        self.trace._snapshots[first:] = snapshots
         self.trace._calls.append(Call(number, algorithm, model, types.MappingProxyType(inputs),
-                                      tuple(shape), tuple(self.trace._snapshots[first:])))
+                                      tuple(shape), tuple(snapshots)))
 
     def around(self, step, run):
         return run()
@@ -253,6 +255,27 @@ class _Recorder:
             self.trace._snapshots.append(Snapshot(len(self.trace._snapshots), number, algorithm,
                                                   step.name, step.pass_number, i, name, parent,
                                                   tuple(writes)))
+
+
+def _loop_order(algorithm, snapshots, first):
+    """The call's snapshots in the order of Pinocchio's per-joint loops, numbered from
+    ``first``: pass by pass, a forward pass by increasing joint id and a backward pass
+    (``steps.BACKWARD_PASSES``) by decreasing id, the steps of one joint in the order the
+    algorithm declares them (``RneaForwardStep`` before ``f[i] -= fext[i]``), the driver's
+    whole-field statements (joint None) at the end of their pass.
+
+    The core reports a level's joints together; each snapshot already holds what Pinocchio's
+    loop holds after its joint (children add into a parent in Pinocchio's order), so sorting
+    them gives Pinocchio's sequence of stops."""
+    backward = core.BACKWARD_PASSES[algorithm]
+    rank = {step.name: k for k, step in enumerate(core.STEPS[algorithm])}
+
+    def key(s):
+        at = float("inf") if s.joint is None else (-s.joint if s.pass_number in backward
+                                                   else s.joint)
+        return (s.pass_number, at, rank[s.step])
+
+    return [replace(s, position=first + k) for k, s in enumerate(sorted(snapshots, key=key))]
 
 
 class trace:

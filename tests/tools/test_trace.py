@@ -70,6 +70,30 @@ def test_aba_stops_in_pinocchios_order(tutorial):
     assert len(t.calls) == 1 and t.calls[0].snapshots == t.snapshots
 
 
+def test_stops_of_a_branched_tree_in_pinocchios_order():
+    """The core steps a whole tree level at once; the trace still lists the stops as
+    Pinocchio's loops visit the joints (forward 1 .. n-1, backward n-1 .. 1, fext after its
+    joint's forward step), on the humanoid whose levels hold joints of several branches."""
+    model = pinref.buildSampleModelHumanoid()
+    st = _state(model, fext=True)
+    ids = list(range(1, model.njoints))
+    t, _, _ = _run(model, "aba", st, fext=True)
+    assert _order(t) == (
+        [x for i in ids for x in ((1, S.ABA_FORWARD1, i), (1, S.ABA_FEXT, i))]
+        + [(2, S.ABA_BACKWARD, i) for i in ids[::-1]]
+        + [(3, S.ABA_FORWARD2, i) for i in ids]
+        + [(4, S.ABA_FINAL_LOOP, i) for i in ids[::-1]])
+    assert [s.position for s in t] == list(range(len(t)))
+    t, _, _ = _run(model, "rnea", st)
+    assert _order(t) == ([(1, S.RNEA_FORWARD, i) for i in ids]
+                         + [(2, S.RNEA_BACKWARD, i) for i in ids[::-1]]
+                         + [(2, S.RNEA_ARMATURE, None)])
+    t, _, _ = _run(model, "crba", st)
+    assert _order(t) == ([(1, S.CRBA_FORWARD, i) for i in ids]
+                         + [(2, S.CRBA_BACKWARD, i) for i in ids[::-1]]
+                         + [(2, S.CRBA_ARMATURE, None), (2, S.CRBA_SYMMETRIC, None)])
+
+
 def test_aba_with_fext_records_the_drivers_subtraction(tutorial):
     model = tutorial[0]
     st = _state(model, fext=True)
