@@ -193,7 +193,7 @@ def joint_calc(T, data, q, v, shape, actions=True):
                 vg = segments(vT, group.v_index, 1, shape)
                 vJ = vg * group.template._S_col
                 kin.vJ[rows] = vJ
-                fields.update(joint_v=vg, v=Motion._wrap(vJ))
+                fields.update(joint_v=vg, v=Motion.unchecked(vJ))
             data.joint_rows[group.key].write(**fields)
         else:
             jdata = data.joints[group.ids[0]]

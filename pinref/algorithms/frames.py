@@ -186,7 +186,7 @@ def _joint_motion(data, i, m, rf):
         # oMi m
         return oMi.act(m)
     # (R m.linear, R m.angular)
-    return Motion._wrap(rot_pair(oMi.rotation, m.vector))
+    return Motion.unchecked(rot_pair(oMi.rotation, m.vector))
 
 
 def _frame_motion(data, i, placement, m, rf):
@@ -201,12 +201,12 @@ def _frame_motion(data, i, placement, m, rf):
         return oMi.act(m)
     # (R (m.linear + m.angular x p.translation), R m.angular)
     linear = m.linear + cross(m.angular, placement.translation)
-    return Motion._wrap(stack6(matvec(oMi.rotation, linear), matvec(oMi.rotation, m.angular)))
+    return Motion.unchecked(stack6(matvec(oMi.rotation, linear), matvec(oMi.rotation, m.angular)))
 
 
 def _classical(vel, acc):
     """acc.linear += vel.angular x vel.linear (the classical acceleration of the origin)."""
-    return Motion._wrap(stack6(acc.linear + cross(vel.angular, vel.linear), acc.angular))
+    return Motion.unchecked(stack6(acc.linear + cross(vel.angular, vel.linear), acc.angular))
 
 
 def require_acceleration(data, where):

@@ -103,7 +103,7 @@ def check_reference_frame(rf, where):
 
 def columns(J):
     """The k columns of a (..., 6, k) matrix as one Motion of batch shape (..., k)."""
-    return Motion._wrap(mT(J))
+    return Motion.unchecked(mT(J))
 
 
 def matrix(m):
@@ -114,8 +114,8 @@ def matrix(m):
 def per_column(x):
     """An SE3 or Motion of batch shape (...) with one more axis, to meet (..., k) columns."""
     if isinstance(x, SE3):
-        return SE3._wrap(x.rotation[..., None, :, :], x.translation[..., None, :])
-    return Motion._wrap(x.vector[..., None, :])
+        return SE3.unchecked(x.rotation[..., None, :, :], x.translation[..., None, :])
+    return Motion.unchecked(x.vector[..., None, :])
 
 
 def support_columns(model, joint_id):
@@ -134,7 +134,7 @@ def translate_joint_jacobian(model, joint_id, rf, oMp, Jin):
     elif rf == ReferenceFrame.LOCAL_WORLD_ALIGNED:
         # J_k.linear -= p x J_k.angular
         p = oMp.translation[..., None, :]
-        out = Motion._wrap(stack6(J_k.linear - cross(p, J_k.angular), J_k.angular))
+        out = Motion.unchecked(stack6(J_k.linear - cross(p, J_k.angular), J_k.angular))
     else:
         # J_k = oMp^-1 J_k
         out = per_column(oMp).actInv(J_k)
@@ -266,7 +266,7 @@ def support_local_placements(model, data, support, R, p, iMf, shape):
         fR[k], fp[k] = cR, cp
         # iMf[parent] = liMi * iMf[j]
         cR, cp = R[k] @ cR, p[k] + matvec(R[k], cp)
-        data.iMf[model.parents[support[k]]] = SE3._wrap(cR, cp)
+        data.iMf[model.parents[support[k]]] = SE3.unchecked(cR, cp)
     return fR, fp
 
 

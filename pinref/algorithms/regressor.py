@@ -150,7 +150,7 @@ def _joint_torque_regressor_forward_step(jmodel, jdata, model, data, q, v, a):
         data.v[i] = data.v[i] + data.liMi[i].actInv(data.v[parent])
     # a_gf_i = c_J + v_i x v_J + S_i a_i + liMi^-1 a_gf_parent
     data.a_gf[i] = jdata.c + (data.v[i] ^ jdata.v)
-    data.a_gf[i] = data.a_gf[i] + Motion._wrap(matvec(jdata.S, a[..., jmodel.v_slice]))
+    data.a_gf[i] = data.a_gf[i] + Motion.unchecked(matvec(jdata.S, a[..., jmodel.v_slice]))
     data.a_gf[i] = data.a_gf[i] + data.liMi[i].actInv(data.a_gf[parent])
 
 

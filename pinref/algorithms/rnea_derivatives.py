@@ -139,7 +139,7 @@ def _inertia_from_matrix(Y):
     mc = Y[..., (5, 3, 4), (1, 2, 0)]  # Y_AL = m [c]x: entries (2, 1), (0, 2), (1, 0)
     c = mc / np.maximum(m, EPS)[..., None]
     I = Y[..., ANGULAR, ANGULAR] + alpha_skew_square(m, c)
-    return Inertia._wrap(m.copy(), c, 0.5 * (I + I.mT))
+    return Inertia.unchecked(m.copy(), c, 0.5 * (I + I.mT))
 
 
 class _InertiasFromMatrices(MutableSequence):

@@ -174,7 +174,7 @@ def _se3(M):
 def _inertia(Y):
     """pin's inertia copied verbatim: the model is pin's, already built, so a value the checked
     constructor refuses (pin's URDF parser keeps a -5e-20 diagonal of icub) is kept as it is."""
-    return Inertia._wrap(np.array(float(Y.mass)), np.array(Y.lever, dtype=float),
+    return Inertia.unchecked(np.array(float(Y.mass)), np.array(Y.lever, dtype=float),
                          np.array(Y.inertia, dtype=float))
 
 

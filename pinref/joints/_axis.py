@@ -213,7 +213,7 @@ class FrameAxisJointModel(JointModel):
         jdata.M = self._transform(qs)
         if vs is not None:
             jdata.joint_v = vs
-            jdata.v = Motion._wrap(vs * self._S_col)
+            jdata.v = Motion.unchecked(vs * self._S_col)
 
     def calc_aba(self, jdata, armature, I, update_I):
         """U = I S = I[:, k] ; StU = U[k] + armature ; Dinv = 1 / StU ; UDinv = U Dinv ;

@@ -46,8 +46,8 @@ class JointData:
         self.joint_v = np.zeros(nv)
         self.M = SE3.Identity()
         self.S = S
-        self.v = Motion._wrap(np.zeros(6))
-        self.c = Motion._wrap(_ZERO_MOTION)
+        self.v = Motion.unchecked(np.zeros(6))
+        self.c = Motion.unchecked(_ZERO_MOTION)
         self.U = np.zeros((6, nv))
         self.StU = np.zeros((nv, nv))
         self.Dinv = np.zeros((nv, nv))

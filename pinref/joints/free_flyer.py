@@ -30,10 +30,10 @@ class JointModelFreeFlyer(JointModel):
         """M = (R(q[3:7]), q[0:3]) ; S = I6 (constant) ; v = q_dot ; c = 0."""
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
-        jdata.M = SE3._wrap(quaternion_rotation(qs[..., 3:7]), qs[..., 0:3].copy())
+        jdata.M = SE3.unchecked(quaternion_rotation(qs[..., 3:7]), qs[..., 0:3].copy())
         if vs is not None:
             jdata.joint_v = vs
-            jdata.v = Motion._wrap(vs.copy())
+            jdata.v = Motion.unchecked(vs.copy())
 
     def calc_aba(self, jdata, armature, I, update_I):
         """U = I S = I ; StU = I + diag(armature) ; Dinv = StU^-1 (Cholesky) ; UDinv = U Dinv ;

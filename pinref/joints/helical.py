@@ -65,12 +65,12 @@ class JointModelHelicalTpl(JointModel):
         v = q_dot S ; c = 0."""
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
-        jdata.M = SE3._wrap(frame_axis_rotation(cos_sin(qs), self.axis),
+        jdata.M = SE3.unchecked(frame_axis_rotation(cos_sin(qs), self.axis),
                             (qs * self._pitch) * self._unit)
         jdata.S = self._S
         if vs is not None:
             jdata.joint_v = vs
-            jdata.v = Motion._wrap(vs * self._S_col)
+            jdata.v = Motion.unchecked(vs * self._S_col)
 
     def calc_aba(self, jdata, armature, I, update_I):
         """U = I S = I[:, 3+axis] + h I[:, axis] ; StU = U[3+axis] + h U[axis] + armature ;
@@ -145,11 +145,11 @@ class JointModelHelicalUnaligned(UnalignedJointModel):
         """
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
-        jdata.M = SE3._wrap(rotation_from_cos_sin(cos_sin(qs), self._rotation),
+        jdata.M = SE3.unchecked(rotation_from_cos_sin(cos_sin(qs), self._rotation),
                             qs * self._axis * self._pitch)
         jdata.S = self._S
         if vs is not None:
-            jdata.v = Motion._wrap(vs * self._S_col)
+            jdata.v = Motion.unchecked(vs * self._S_col)
 
     def calc_aba(self, jdata, armature, I, update_I):
         """U = I S = I[:, 3:6] u + h I[:, 0:3] u ; StU = u . U[3:6] + h u . U[0:3] + armature ;

@@ -47,11 +47,11 @@ class JointModelPlanar(JointModel):
         # p = (x, y, 0)
         p = np.zeros(b + (3,))
         p[..., :2] = qs[..., :2]
-        jdata.M = SE3._wrap(R, p)
+        jdata.M = SE3.unchecked(R, p)
         if vs is not None:
             jdata.joint_v = vs
             # v = S q_dot = (q_dot_0, q_dot_1, 0; 0, 0, q_dot_2): (vx, vy, wz), exact (0/1 entries)
-            jdata.v = Motion._wrap(vs @ _ST)
+            jdata.v = Motion.unchecked(vs @ _ST)
 
     def calc_aba(self, jdata, armature, I, update_I):
         """U = I S = I[:, (vx, vy, wz)] ; StU = (U[(vx, vy, wz), :])^T + diag(armature) (Pinocchio

@@ -25,7 +25,7 @@ class JointModelPrismaticTpl(FrameAxisJointModel):
 
     def _transform(self, qs):
         """M = (I3, q e_axis)."""
-        return SE3._wrap(EYE3, qs * self._unit)
+        return SE3.unchecked(EYE3, qs * self._unit)
 
 
 class JointModelPX(JointModelPrismaticTpl):
@@ -61,10 +61,10 @@ class JointModelPrismaticUnaligned(UnalignedJointModel):
         """M = (I3, u q) ; S = [u; 0] (constant) ; v = q_dot S ; c = 0."""
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
-        jdata.M = SE3._wrap(EYE3, qs * self._axis)
+        jdata.M = SE3.unchecked(EYE3, qs * self._axis)
         if vs is not None:
             jdata.joint_v = vs
-            jdata.v = Motion._wrap(vs * self._S_col)
+            jdata.v = Motion.unchecked(vs * self._S_col)
 
     def calc_aba(self, jdata, armature, I, update_I):
         """U = I S = I[:, 0:3] u ; StU = u . U[0:3] + armature ; Dinv = 1 / StU ;

@@ -22,7 +22,7 @@ class JointModelRevoluteTpl(FrameAxisJointModel):
 
     def _transform(self, qs):
         """M = (R_axis(q), 0): c = cos q and +-s = sin q written into I3."""
-        return SE3._wrap(frame_axis_rotation(cos_sin(qs), self.axis), ZERO3)
+        return SE3.unchecked(frame_axis_rotation(cos_sin(qs), self.axis), ZERO3)
 
 
 class JointModelRX(JointModelRevoluteTpl):

@@ -30,7 +30,7 @@ class JointModelRevoluteUnaligned(UnalignedJointModel):
         """As Pinocchio's JointDataRevoluteUnaligned(axis): v starts as (0; axis * NaN), i.e.
         NaN angular velocity until the first calc(q, v)."""
         jdata = JointData(self.classname(), 1, 1, self._S)
-        jdata.v = Motion._wrap(np.concatenate((np.zeros(3), self._axis * np.nan)))
+        jdata.v = Motion.unchecked(np.concatenate((np.zeros(3), self._axis * np.nan)))
         return jdata
 
     def calc(self, jdata, q, v=None):
@@ -40,9 +40,9 @@ class JointModelRevoluteUnaligned(UnalignedJointModel):
         """
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
-        jdata.M = SE3._wrap(rotation_from_cos_sin(cos_sin(qs), self._rotation), ZERO3)
+        jdata.M = SE3.unchecked(rotation_from_cos_sin(cos_sin(qs), self._rotation), ZERO3)
         if vs is not None:
-            jdata.v = Motion._wrap(vs * self._S_col)
+            jdata.v = Motion.unchecked(vs * self._S_col)
 
     def calc_aba(self, jdata, armature, I, update_I):
         """U = I S = I[:, 3:6] u ; StU = u . U[3:6] + armature ; Dinv = 1 / StU ;

@@ -28,7 +28,7 @@ class JointModelRevoluteUnboundedTpl(FrameAxisJointModel):
 
     def _transform(self, qs):
         """M = (R_axis(c = q[0], s = q[1]), 0), the pair used as given."""
-        return SE3._wrap(frame_axis_rotation(qs, self.axis), ZERO3)
+        return SE3.unchecked(frame_axis_rotation(qs, self.axis), ZERO3)
 
 
 class JointModelRUBX(JointModelRevoluteUnboundedTpl):
@@ -68,10 +68,10 @@ class JointModelRevoluteUnboundedUnaligned(UnalignedJointModel):
         """M = (R(u, c = q[0], s = q[1]), 0) ; S = [0; u] (constant) ; v = q_dot S ; c = 0."""
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
-        jdata.M = SE3._wrap(rotation_from_cos_sin(qs, self._rotation), ZERO3)
+        jdata.M = SE3.unchecked(rotation_from_cos_sin(qs, self._rotation), ZERO3)
         if vs is not None:
             jdata.joint_v = vs
-            jdata.v = Motion._wrap(vs * self._S_col)
+            jdata.v = Motion.unchecked(vs * self._S_col)
 
     def calc_aba(self, jdata, armature, I, update_I):
         """U = I S = I[:, 3:6] u ; StU = u . U[3:6] + armature ; Dinv = 1 / StU ;

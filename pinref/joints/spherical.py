@@ -30,10 +30,10 @@ class JointModelSpherical(JointModel):
         v = (0; q_dot) ; c = 0."""
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
-        jdata.M = SE3._wrap(quaternion_rotation(qs), ZERO3)
+        jdata.M = SE3.unchecked(quaternion_rotation(qs), ZERO3)
         if vs is not None:
             jdata.joint_v = vs
-            jdata.v = Motion._wrap(vs @ _ST)
+            jdata.v = Motion.unchecked(vs @ _ST)
 
     def calc_aba(self, jdata, armature, I, update_I):
         """U = I S = I[:, 3:6] ; StU = U[3:6, :] + diag(armature) ; Dinv = StU^-1 (Cholesky) ;

@@ -52,7 +52,7 @@ class JointModelSphericalZYX(JointModel):
         R[..., 2, 0] = -s1
         R[..., 2, 1] = c1 * s2
         R[..., 2, 2] = c1 * c2
-        jdata.M = SE3._wrap(R, ZERO3)
+        jdata.M = SE3.unchecked(R, ZERO3)
         # S = [0; S_ang],  S_ang = [[-s1, 0, 1], [c1 s2, c2, 0], [c1 c2, -s2, 0]]
         S = np.zeros(b + (6, 3))
         S[..., 3, 0] = -s1
@@ -65,14 +65,14 @@ class JointModelSphericalZYX(JointModel):
         if vs is not None:
             jdata.joint_v = vs
             # v = S q_dot
-            jdata.v = Motion._wrap(matvec(S, vs))
+            jdata.v = Motion.unchecked(matvec(S, vs))
             # c = (0; Sdot_ang q_dot)
             qd0, qd1, qd2 = components(vs)
             c = np.zeros(b + (6,))
             c[..., 3] = -c1 * qd0 * qd1
             c[..., 4] = -s1 * s2 * qd0 * qd1 + c1 * c2 * qd0 * qd2 - s2 * qd1 * qd2
             c[..., 5] = -s1 * c2 * qd0 * qd1 - c1 * s2 * qd0 * qd2 - c2 * qd1 * qd2
-            jdata.c = Motion._wrap(c)
+            jdata.c = Motion.unchecked(c)
 
     def calc_aba(self, jdata, armature, I, update_I):
         """U = I S = I[:, 3:6] S_ang ; StU = S_ang^T U[3:6, :] + diag(armature) ;

@@ -27,10 +27,10 @@ class JointModelTranslation(JointModel):
         """M = (I3, q) ; S = [I3; 0] (constant) ; v = (q_dot; 0) ; c = 0."""
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
-        jdata.M = SE3._wrap(EYE3, qs.copy())
+        jdata.M = SE3.unchecked(EYE3, qs.copy())
         if vs is not None:
             jdata.joint_v = vs
-            jdata.v = Motion._wrap(vs @ _ST)
+            jdata.v = Motion.unchecked(vs @ _ST)
 
     def calc_aba(self, jdata, armature, I, update_I):
         """U = I S = I[:, 0:3] ; StU = U[0:3, :] + diag(armature) ; Dinv = StU^-1 (Cholesky) ;

@@ -92,7 +92,7 @@ class JointModelUniversal(JointModel):
         R12 = axis_rotation(cos, sin, self._rotations)
         R1, R2 = R12[..., 0, :, :], R12[..., 1, :, :]
         # M = (R1 R2, 0)
-        jdata.M = SE3._wrap(R1 @ R2, ZERO3)
+        jdata.M = SE3.unchecked(R1 @ R2, ZERO3)
         # S = [0; R2^T axis1, axis2]
         S = np.zeros(b + (6, 2))
         S[..., ANGULAR, 0] = self._axis1 @ R2
@@ -101,12 +101,12 @@ class JointModelUniversal(JointModel):
         if vs is not None:
             jdata.joint_v = vs
             # v = S q_dot
-            jdata.v = Motion._wrap(matvec(S, vs))
+            jdata.v = Motion.unchecked(matvec(S, vs))
             # c = (0; t qd1 qd0),  t = s1 (axis2 (axis2 . axis1) - axis1) + c1 (axis1 x axis2)
             t = sin[..., 1, :] * self._t_sin + cos[..., 1, :] * self._t_cos
             c = np.zeros(b + (6,))
             c[..., ANGULAR] = t * (vs[..., 1:2] * vs[..., 0:1])
-            jdata.c = Motion._wrap(c)
+            jdata.c = Motion.unchecked(c)
 
     def calc_aba(self, jdata, armature, I, update_I):
         """U = I S = I[:, 3:6] S_ang ; StU = S_ang^T U[3:6, :] + diag(armature) ;

@@ -92,7 +92,7 @@ class MotionStack(Stack):
     _kind = Motion
 
     def _wrap(self, vector):
-        return self._kind._wrap(vector)
+        return self._kind.unchecked(vector)
 
     def _parts(self, value):
         return (np.asarray(value.vector),)
@@ -113,7 +113,7 @@ class SE3Stack(Stack):
         super().__init__(pos, np.eye(3), np.zeros(3))
 
     def _wrap(self, R, p):
-        return SE3._wrap(R, p)
+        return SE3.unchecked(R, p)
 
     def _parts(self, value):
         return np.asarray(value.rotation), np.asarray(value.translation)
@@ -136,7 +136,7 @@ class InertiaMatrixStack(Stack):
         c = np.where((m > 0)[..., None], mc / safe[..., None], 0.0)
         mcx = Y[..., 3:6, 0:3]
         I = Y[..., 3:6, 3:6] + np.where((m > 0)[..., None, None], mcx @ mcx / safe[..., None, None], 0.0)
-        return Inertia._wrap(m, c, I)
+        return Inertia.unchecked(m, c, I)
 
     def _parts(self, value):
         return (value.matrix(),)

@@ -80,7 +80,7 @@ def _inertia_minus(Y, Yb):
     lever = Y.lever * (m * inv) - (mb * inv) * Yb.lever
     ab = lever - Yb.lever
     inertia = (Y.inertia - Yb.inertia) + K.alpha_skew_square(ma * mb / m, ab)
-    return Inertia._wrap(ma, lever, inertia)
+    return Inertia.unchecked(ma, lever, inertia)
 
 
 # --- argument checks -------------------------------------------------------------------------

@@ -658,7 +658,7 @@ class _Reader:
         L = _matmul3(_matmul3(R, I), _transpose3(R))  # Symmetric3 keeps the lower triangle
         sym = ((L[0][0], L[1][0], L[2][0]), (L[1][0], L[1][1], L[2][1]),
                (L[2][0], L[2][1], L[2][2]))
-        return Inertia._wrap(np.array(mass), np.array(com), np.array(sym))
+        return Inertia.unchecked(np.array(mass), np.array(com), np.array(sym))
 
     def materials(self, robot, links):
         """{id(<visual>): (rgba or None, texture or None)} of every visual with a material, as
@@ -704,7 +704,7 @@ class _Reader:
         <origin>; the shape of <geometry>; for a visual with a material, its colour (black
         by default, urdfdom's Color) and texture, and overrideMaterial True."""
         R, p = self.pose(element.first("origin"), link.element)
-        placement = _compose(frame.placement, SE3._wrap(np.array(R), np.array(p)))
+        placement = _compose(frame.placement, SE3.unchecked(np.array(R), np.array(p)))
         geometry, mesh_path, scale = self.shape(self.child(element, "geometry", link.element),
                                                 link.element, dirs, element.attrib.get("name"))
         override, color, texture = False, DEFAULT_COLOR, ""
@@ -762,7 +762,7 @@ class _Reader:
         joint.parent = self.link_name(element, "parent")
         joint.child = self.link_name(element, "child")
         R, p = self.pose(element.first("origin"), element)
-        joint.origin = SE3._wrap(np.array(R), np.array(p))
+        joint.origin = SE3.unchecked(np.array(R), np.array(p))
         joint.axis = _UNIT_AXES[0]
         axis = element.first("axis")
         if axis is not None and joint.type not in ("fixed", "floating"):
@@ -1017,7 +1017,7 @@ def _compose(aMb, bMc):
     R1, p1 = aMb.rotation.tolist(), aMb.translation.tolist()
     R2, p2 = bMc.rotation.tolist(), bMc.translation.tolist()
     R1p2 = _matvec3(R1, p2)
-    return SE3._wrap(np.array(_matmul3(R1, R2)), np.array([p1[k] + R1p2[k] for k in range(3)]))
+    return SE3.unchecked(np.array(_matmul3(R1, R2)), np.array([p1[k] + R1p2[k] for k in range(3)]))
 
 
 def _is_approx(a, b, prec=1e-12):

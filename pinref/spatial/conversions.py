@@ -76,4 +76,4 @@ def XYZQUATToSE3(xyzquat):
         raise K.unit_norm_error("XYZQUATToSE3: xyzquat[3:7]", "quaternion", norms,
                                 UNIT_QUATERNION_TOLERANCE,
                                 "divide the quaternion by its norm first")
-    return SE3._wrap(_quat_to_matrix(quat), v[..., :3].copy())
+    return SE3.unchecked(_quat_to_matrix(quat), v[..., :3].copy())

@@ -311,7 +311,7 @@ def exp6(nu):
     expansions when t < eps^(1/4).  Motion or ``(..., 6)`` -> SE3.
     """
     R, p = _exp6(_motion_vector(nu, "exp6: nu"))
-    return SE3._wrap(R, p)
+    return SE3.unchecked(R, p)
 
 
 @_quiet
@@ -344,7 +344,7 @@ def log6(M):
     SE3 or ``(..., 4, 4)`` -> Motion.
     """
     R, p = _se3_arrays(M, "log6: M")
-    return Motion._wrap(_log6(R, p))
+    return Motion.unchecked(_log6(R, p))
 
 
 @_quiet
@@ -549,7 +549,7 @@ def quaternion_log6(q):
     ``(..., 7)`` -> Motion; ``pin.log6_quat``.
     """
     q = as_array(q, "quaternion_log6: q", (7,))
-    return Motion._wrap(_quat_log6(q[..., 3:7], q[..., 0:3]))
+    return Motion.unchecked(_quat_log6(q[..., 3:7], q[..., 0:3]))
 
 
 @_quiet

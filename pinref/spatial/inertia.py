@@ -54,8 +54,11 @@ class Inertia(K.PinCopies):
         _set(self, "inertia", lower + K.mT(np.tril(lower, -1)))
 
     @classmethod
-    def _wrap(cls, mass, lever, inertia):
-        """Wrap arrays already checked (no copy), broadcast to one batch shape if they differ."""
+    def unchecked(cls, mass, lever, inertia):
+        """The Inertia of arrays the caller has checked: ``mass (...)``, ``lever (..., 3)``,
+        ``inertia (..., 3, 3)`` symmetric, float, finite; no check, no copy (broadcast to one
+        batch shape if they differ). The algorithms build their results with it; user code
+        wants ``Inertia(mass, lever, inertia)``, which checks and copies."""
         shape = mass.shape
         if lever.shape[:-1] != shape or inertia.shape[:-2] != shape:
             shape = np.broadcast_shapes(shape, lever.shape[:-1], inertia.shape[:-2])
@@ -80,13 +83,13 @@ class Inertia(K.PinCopies):
     def Zero(cls, shape=()):
         """Zero mass, lever and inertia."""
         shape = tuple(shape)
-        return cls._wrap(np.zeros(shape), np.zeros(shape + (3,)), np.zeros(shape + (3, 3)))
+        return cls.unchecked(np.zeros(shape), np.zeros(shape + (3,)), np.zeros(shape + (3, 3)))
 
     @classmethod
     def Identity(cls, shape=()):
         """Unit mass at the origin with unit rotational inertia (``matrix() == eye(6)``)."""
         shape = tuple(shape)
-        return cls._wrap(np.ones(shape), np.zeros(shape + (3,)),
+        return cls.unchecked(np.ones(shape), np.zeros(shape + (3,)),
                          np.broadcast_to(np.eye(3), shape + (3, 3)).copy())
 
     @classmethod
@@ -100,7 +103,7 @@ class Inertia(K.PinCopies):
         S = A @ K.mT(A) + 1e-2 * np.eye(3)
         S = 0.5 * (S + K.mT(S))
         I = np.trace(S, axis1=-2, axis2=-1)[..., None, None] * np.eye(3) - S
-        return cls._wrap(rng.uniform(0.1, 1.0, shape), rng.uniform(-1.0, 1.0, shape + (3,)), I)
+        return cls.unchecked(rng.uniform(0.1, 1.0, shape), rng.uniform(-1.0, 1.0, shape + (3,)), I)
 
     @classmethod
     def FromEllipsoid(cls, mass, length_x, length_y, length_z):
@@ -235,10 +238,10 @@ class Inertia(K.PinCopies):
     def __getitem__(self, index):
         """The batch element(s) at ``index`` (indexes the leading axes only)."""
         K.check_batch_index(index, self.shape, "Inertia", ".lever[i], .inertia[i, j]")
-        return Inertia._wrap(self.mass[index], self.lever[index], self.inertia[index])
+        return Inertia.unchecked(self.mass[index], self.lever[index], self.inertia[index])
 
     def copy(self):
-        return Inertia._wrap(self.mass.copy(), self.lever.copy(), self.inertia.copy())
+        return Inertia.unchecked(self.mass.copy(), self.lever.copy(), self.inertia.copy())
 
     def matrix(self):
         """6x6 ``[[m I3, -m [c]x]; [m [c]x, I - m [c]x [c]x]]`` (``Inertia::matrix``)."""
@@ -259,7 +262,7 @@ class Inertia(K.PinCopies):
         """``Y * v -> Force``: f = m (v - c x w) ; n = I w + c x f  (== matrix() @ v)."""
         if not isinstance(motion, Motion):
             return NotImplemented
-        return Force._wrap(K.inertia_mult(self.mass, self.lever, self.inertia, motion.vector))
+        return Force.unchecked(K.inertia_mult(self.mass, self.lever, self.inertia, motion.vector))
 
     @K.broadcasting()
     def __add__(self, other):
@@ -271,7 +274,7 @@ class Inertia(K.PinCopies):
         """
         if not isinstance(other, Inertia):
             return NotImplemented
-        return Inertia._wrap(*K.inertia_add(self.mass, self.lever, self.inertia,
+        return Inertia.unchecked(*K.inertia_add(self.mass, self.lever, self.inertia,
                                             other.mass, other.lever, other.inertia))
 
     @K.broadcasting()
@@ -279,7 +282,7 @@ class Inertia(K.PinCopies):
         """``Ya += Yb`` (``Inertia::__pequ__``): as ``+`` with c = ca (ma inv) + (mb inv) cb."""
         if not isinstance(other, Inertia):
             return NotImplemented
-        merged = Inertia._wrap(*K.inertia_iadd(self.mass, self.lever, self.inertia,
+        merged = Inertia.unchecked(*K.inertia_iadd(self.mass, self.lever, self.inertia,
                                                other.mass, other.lever, other.inertia))
         self._assign(merged)
         return self
@@ -304,7 +307,7 @@ class Inertia(K.PinCopies):
         mcxw = self.mass[..., None] * K.cross(self.lever, w)
         p = self.mass[..., None] * vl - mcxw
         n = K.cross(w, K.cross(self.lever, p) + K.matvec(self.inertia, w)) - K.cross(vl, mcxw)
-        return Force._wrap(K.stack6(K.cross(w, p), n))
+        return Force.unchecked(K.stack6(K.cross(w, p), n))
 
     @K.broadcasting()
     def variation(self, v):

@@ -50,8 +50,10 @@ class _SpatialVector(K.PinCopies):
         K.checked_setattr(self, name, value, _FIELDS)
 
     @classmethod
-    def _wrap(cls, vector):
-        """Wrap an array already known to be ``(..., 6)`` float and finite (no checks, no copy)."""
+    def unchecked(cls, vector):
+        """The Motion (Force) of an array the caller has checked: ``(..., 6)``, float, finite;
+        no check, no copy (a view stays a view). The algorithms build their results with it;
+        user code wants ``Motion(vector)``, which checks and copies."""
         obj = object.__new__(cls)
         _set(obj, "vector", vector)
         return obj
@@ -59,13 +61,13 @@ class _SpatialVector(K.PinCopies):
     @classmethod
     def Zero(cls, shape=()):
         """The zero vector, with leading batch axes ``shape``."""
-        return cls._wrap(np.zeros(tuple(shape) + (6,)))
+        return cls.unchecked(np.zeros(tuple(shape) + (6,)))
 
     @classmethod
     def Random(cls, shape=(), rng=None):
         """Entries uniform in [-1, 1], as Eigen's ``Random`` (values differ from Pinocchio's)."""
         rng = np.random.default_rng() if rng is None else rng
-        return cls._wrap(rng.uniform(-1.0, 1.0, tuple(shape) + (6,)))
+        return cls.unchecked(rng.uniform(-1.0, 1.0, tuple(shape) + (6,)))
 
     @property
     def linear(self):
@@ -107,10 +109,10 @@ class _SpatialVector(K.PinCopies):
     def __getitem__(self, index):
         """The batch element(s) at ``index`` (indexes the leading axes only)."""
         K.check_batch_index(index, self.shape, type(self).__name__)
-        return self._wrap(self.vector[index])
+        return self.unchecked(self.vector[index])
 
     def copy(self):
-        return self._wrap(self.vector.copy())
+        return self.unchecked(self.vector.copy())
 
     def _same(self, other, op):
         if type(other) is not type(self):
@@ -134,11 +136,11 @@ class _SpatialVector(K.PinCopies):
 
     @K.broadcasting()
     def __add__(self, other):
-        return self._wrap(self.vector + self._same(other, "+"))
+        return self.unchecked(self.vector + self._same(other, "+"))
 
     @K.broadcasting()
     def __sub__(self, other):
-        return self._wrap(self.vector - self._same(other, "-"))
+        return self.unchecked(self.vector - self._same(other, "-"))
 
     @K.broadcasting()
     def __iadd__(self, other):
@@ -151,14 +153,14 @@ class _SpatialVector(K.PinCopies):
         return self
 
     def __neg__(self):
-        return self._wrap(-self.vector)
+        return self.unchecked(-self.vector)
 
     @K.broadcasting()
     def __mul__(self, scalar):
         """``alpha * x`` for a scalar, or an array of scalars of batch shape ``(...)``."""
         if not isinstance(scalar, (numbers.Real, np.ndarray)):
             return NotImplemented
-        return self._wrap(self.vector * np.asarray(scalar, dtype=float)[..., None])
+        return self.unchecked(self.vector * np.asarray(scalar, dtype=float)[..., None])
 
     __rmul__ = __mul__
 
@@ -166,7 +168,7 @@ class _SpatialVector(K.PinCopies):
     def __truediv__(self, scalar):
         if not isinstance(scalar, (numbers.Real, np.ndarray)):
             return NotImplemented
-        return self._wrap(self.vector / np.asarray(scalar, dtype=float)[..., None])
+        return self.unchecked(self.vector / np.asarray(scalar, dtype=float)[..., None])
 
     def __eq__(self, other):
         return type(other) is type(self) and np.array_equal(self.vector, other.vector)
@@ -223,9 +225,9 @@ class Motion(_SpatialVector):
         m x* f: f' = m_w x f ; n' = m_w x n + m_v x f       (== m.dualAction @ f.vector)
         """
         if isinstance(other, Motion):
-            return Motion._wrap(K.motion_cross_motion(self.vector, other.vector))
+            return Motion.unchecked(K.motion_cross_motion(self.vector, other.vector))
         if isinstance(other, Force):
-            return Force._wrap(K.motion_cross_force(self.vector, other.vector))
+            return Force.unchecked(K.motion_cross_force(self.vector, other.vector))
         raise ArgumentTypeError(f"Motion.cross takes a Motion or a Force, not {K.type_name(other)}")
 
     __xor__ = cross

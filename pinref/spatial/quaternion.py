@@ -216,7 +216,9 @@ class Quaternion:
                              f"(u, v) or (quat), got {len(args)} arguments")
 
     @classmethod
-    def _wrap(cls, coeffs):
+    def unchecked(cls, coeffs):
+        """The Quaternion of coefficients ``(..., 4)`` (x, y, z, w) the caller has checked;
+        no check, no copy."""
         obj = object.__new__(cls)
         obj._coeffs = coeffs
         return obj
@@ -224,7 +226,7 @@ class Quaternion:
     @classmethod
     def Identity(cls, shape=()):
         """(0, 0, 0, 1), with leading batch axes ``shape``."""
-        return cls._wrap(np.broadcast_to(np.array([0.0, 0.0, 0.0, 1.0]),
+        return cls.unchecked(np.broadcast_to(np.array([0.0, 0.0, 0.0, 1.0]),
                                          tuple(shape) + (4,)).copy())
 
     @staticmethod
@@ -275,7 +277,7 @@ class Quaternion:
         """``q / |q|``; a zero quaternion stays zero (Eigen's ``normalized``)."""
         n2 = _dot4(self._coeffs, self._coeffs)
         scale = np.where(n2 > 0.0, 1.0 / np.sqrt(np.where(n2 > 0.0, n2, 1.0)), 1.0)
-        return Quaternion._wrap(self._coeffs * scale[..., None])
+        return Quaternion.unchecked(self._coeffs * scale[..., None])
 
     def normalize(self):
         """Normalise in place (a zero quaternion stays zero) and return self."""
@@ -284,13 +286,13 @@ class Quaternion:
 
     def conjugate(self):
         """(-x, -y, -z, w)."""
-        return Quaternion._wrap(_quat_conj(self._coeffs))
+        return Quaternion.unchecked(_quat_conj(self._coeffs))
 
     def inverse(self):
         """``conjugate / |q|^2``, or zero for a zero quaternion (Eigen's ``inverse``)."""
         n2 = _dot4(self._coeffs, self._coeffs)
         inv = np.where(n2 > 0.0, 1.0 / np.where(n2 > 0.0, n2, 1.0), 0.0)
-        return Quaternion._wrap(_quat_conj(self._coeffs) * inv[..., None])
+        return Quaternion.unchecked(_quat_conj(self._coeffs) * inv[..., None])
 
     def dot(self, other):
         """Coefficient dot product (ax bx + az bz) + (ay by + aw bw)."""
@@ -320,7 +322,7 @@ class Quaternion:
         scale0 = np.where(near, 1.0 - t, _sin((1.0 - t) * theta) / sin_theta)
         scale1 = np.where(near, t, _sin(t * theta) / sin_theta)
         scale1 = np.where(d < 0.0, -scale1, scale1)
-        return Quaternion._wrap(scale0[..., None] * self._coeffs + scale1[..., None] * b)
+        return Quaternion.unchecked(scale0[..., None] * self._coeffs + scale1[..., None] * b)
 
     def isApprox(self, other, prec=DUMMY_PRECISION):
         """Eigen's ``coeffs().isApprox(other.coeffs(), prec)`` for every batch element."""
@@ -346,7 +348,7 @@ class Quaternion:
     def __mul__(self, other):
         """``q1 * q2`` (Hamilton product) or ``q * v`` (v rotated, ``_transformVector``)."""
         if isinstance(other, Quaternion) or callable(getattr(other, "coeffs", None)):
-            return Quaternion._wrap(_quat_mul(self._coeffs, coefficients(other, "q1 * q2")))
+            return Quaternion.unchecked(_quat_mul(self._coeffs, coefficients(other, "q1 * q2")))
         return self._transformVector(other)
 
     def __imul__(self, other):
@@ -359,7 +361,7 @@ class Quaternion:
     __hash__ = None
 
     def __copy__(self):
-        return Quaternion._wrap(self._coeffs.copy())
+        return Quaternion.unchecked(self._coeffs.copy())
 
     def __deepcopy__(self, memo):
         return self.__copy__()
@@ -421,7 +423,7 @@ class AngleAxis:
 
     def quaternion(self):
         """``Quaternion(aa)``: (sin(angle / 2) axis, cos(angle / 2))."""
-        return Quaternion._wrap(angle_axis_quaternion(np.asarray(self.angle), self.axis))
+        return Quaternion.unchecked(angle_axis_quaternion(np.asarray(self.angle), self.axis))
 
     def isApprox(self, other, prec=DUMMY_PRECISION):
         """Eigen's: the axes ``isApprox`` and |a1 - a2| <= prec min(|a1|, |a2|)."""

@@ -67,7 +67,10 @@ class SE3(K.PinCopies):
         K.checked_setattr(self, name, value, _FIELDS)
 
     @classmethod
-    def _wrap(cls, R, p):
+    def unchecked(cls, R, p):
+        """The SE3 of arrays the caller has checked: ``R (..., 3, 3)`` a rotation, ``p (..., 3)``,
+        float, finite; no check, no copy (views stay views: ``data.oMi[i]``). User code wants
+        ``SE3(R, p)``, which checks and copies."""
         obj = object.__new__(cls)
         _set(obj, "rotation", R)
         _set(obj, "translation", p)
@@ -77,7 +80,7 @@ class SE3(K.PinCopies):
     def Identity(cls, shape=()):
         """The identity placement, with leading batch axes ``shape``."""
         shape = tuple(shape)
-        return cls._wrap(np.broadcast_to(np.eye(3), shape + (3, 3)).copy(), np.zeros(shape + (3,)))
+        return cls.unchecked(np.broadcast_to(np.eye(3), shape + (3, 3)).copy(), np.zeros(shape + (3,)))
 
     @classmethod
     def Random(cls, shape=(), rng=None):
@@ -85,7 +88,7 @@ class SE3(K.PinCopies):
         rng = np.random.default_rng() if rng is None else rng
         quat = rng.normal(size=tuple(shape) + (4,))
         quat /= np.linalg.norm(quat, axis=-1, keepdims=True)
-        return cls._wrap(_quat_to_matrix(quat), rng.uniform(-1.0, 1.0, tuple(shape) + (3,)))
+        return cls.unchecked(_quat_to_matrix(quat), rng.uniform(-1.0, 1.0, tuple(shape) + (3,)))
 
     def setRandom(self):
         """Replace the values in place by ``SE3.Random(self.shape)``."""
@@ -108,10 +111,10 @@ class SE3(K.PinCopies):
         shape = self.shape
         K.check_batch_index(index, shape, "SE3", ".rotation[i, j], .translation[i]")
         R = np.broadcast_to(self.rotation, shape + (3, 3))[index]
-        return SE3._wrap(R, np.broadcast_to(self.translation, shape + (3,))[index])
+        return SE3.unchecked(R, np.broadcast_to(self.translation, shape + (3,))[index])
 
     def copy(self):
-        return SE3._wrap(self.rotation.copy(), self.translation.copy())
+        return SE3.unchecked(self.rotation.copy(), self.translation.copy())
 
     @property
     def np(self):
@@ -165,7 +168,7 @@ class SE3(K.PinCopies):
     def inverse(self):
         """``(R^T, -R^T p)``."""
         Rt = K.mT(self.rotation)
-        return SE3._wrap(Rt.copy(), -K.matvec(Rt, self.translation))
+        return SE3.unchecked(Rt.copy(), -K.matvec(Rt, self.translation))
 
     __invert__ = inverse
 
@@ -175,7 +178,7 @@ class SE3(K.PinCopies):
         Inertia or a point ``(..., 3)`` (or a ``(3, 1)`` column), ``M.act(other)``."""
         if isinstance(other, SE3):
             R = self.rotation @ other.rotation
-            return SE3._wrap(R, self.translation + K.matvec(self.rotation, other.translation))
+            return SE3.unchecked(R, self.translation + K.matvec(self.rotation, other.translation))
         if isinstance(other, (Motion, Force, Inertia, np.ndarray)):
             return self.act(other)
         return NotImplemented
@@ -196,13 +199,13 @@ class SE3(K.PinCopies):
         """
         R, p = self.rotation, self.translation
         if isinstance(x, Motion):
-            return Motion._wrap(K.act_motion(R, p, x.vector))
+            return Motion.unchecked(K.act_motion(R, p, x.vector))
         if isinstance(x, Force):
-            return Force._wrap(K.act_force(R, p, x.vector))
+            return Force.unchecked(K.act_force(R, p, x.vector))
         if isinstance(x, SE3):
             return self * x
         if isinstance(x, Inertia):
-            return Inertia._wrap(x.mass.copy(), p + K.matvec(R, x.lever),
+            return Inertia.unchecked(x.mass.copy(), p + K.matvec(R, x.lever),
                                  K.symmetric_rotate(x.inertia, R))
         point = _point(x, "SE3.act(point)")
         return K.matvec(R, point) + p
@@ -216,15 +219,15 @@ class SE3(K.PinCopies):
         """
         R, p = self.rotation, self.translation
         if isinstance(x, Motion):
-            return Motion._wrap(K.act_inv_motion(R, p, x.vector))
+            return Motion.unchecked(K.act_inv_motion(R, p, x.vector))
         if isinstance(x, Force):
-            return Force._wrap(K.act_inv_force(R, p, x.vector))
+            return Force.unchecked(K.act_inv_force(R, p, x.vector))
         if isinstance(x, SE3):
             Rt = K.mT(R)
-            return SE3._wrap(Rt @ x.rotation, K.matvec(Rt, x.translation - p))
+            return SE3.unchecked(Rt @ x.rotation, K.matvec(Rt, x.translation - p))
         if isinstance(x, Inertia):
             Rt = K.mT(R)
-            return Inertia._wrap(
+            return Inertia.unchecked(
                 x.mass.copy(), K.matvec(Rt, x.lever - p), K.symmetric_rotate(x.inertia, Rt))
         point = _point(x, "SE3.actInv(point)")
         return K.matvec(K.mT(R), point - p)

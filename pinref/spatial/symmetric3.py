@@ -42,18 +42,20 @@ class Symmetric3:
                              f"(Symmetric3), got {len(args)} arguments")
 
     @classmethod
-    def _wrap(cls, data):
+    def unchecked(cls, data):
+        """The Symmetric3 of its six coefficients ``(..., 6)`` the caller has checked; no check,
+        no copy."""
         obj = object.__new__(cls)
         obj.data = data
         return obj
 
     @classmethod
     def Zero(cls, shape=()):
-        return cls._wrap(np.zeros(tuple(shape) + (6,)))
+        return cls.unchecked(np.zeros(tuple(shape) + (6,)))
 
     @classmethod
     def Identity(cls, shape=()):
-        return cls._wrap(np.broadcast_to(_IDENTITY, tuple(shape) + (6,)).copy())
+        return cls.unchecked(np.broadcast_to(_IDENTITY, tuple(shape) + (6,)).copy())
 
     @classmethod
     def Random(cls, shape=(), rng=None):
@@ -61,7 +63,7 @@ class Symmetric3:
         (values differ from Pinocchio's ``RandomPositive``)."""
         rng = np.random.default_rng() if rng is None else rng
         A = rng.uniform(-1.0, 1.0, tuple(shape) + (3, 3))
-        return cls._wrap(K.symmetric3_data(A @ K.mT(A) + 1e-2 * np.eye(3)))
+        return cls.unchecked(K.symmetric3_data(A @ K.mT(A) + 1e-2 * np.eye(3)))
 
     @property
     def shape(self):
@@ -93,10 +95,10 @@ class Symmetric3:
     def rotate(self, R):
         """``R S R^T`` as ``Symmetric3::rotate`` evaluates it (exact symmetry)."""
         R = K.as_array(R, "Symmetric3.rotate: R", (3, 3))
-        return Symmetric3._wrap(K.symmetric3_data(K.symmetric_rotate(self.matrix(), R)))
+        return Symmetric3.unchecked(K.symmetric3_data(K.symmetric_rotate(self.matrix(), R)))
 
     def copy(self):
-        return Symmetric3._wrap(self.data.copy())
+        return Symmetric3.unchecked(self.data.copy())
 
     def isApprox(self, other, prec=1e-12):
         """Eigen's ``isApprox`` on the six stored numbers."""
@@ -108,11 +110,11 @@ class Symmetric3:
 
     def __add__(self, other):
         K.expect_type(other, Symmetric3, "Symmetric3 + other")
-        return Symmetric3._wrap(self.data + other.data)
+        return Symmetric3.unchecked(self.data + other.data)
 
     def __sub__(self, other):
         K.expect_type(other, Symmetric3, "Symmetric3 - other")
-        return Symmetric3._wrap(self.data - other.data)
+        return Symmetric3.unchecked(self.data - other.data)
 
     def __eq__(self, other):
         return isinstance(other, Symmetric3) and np.array_equal(self.data, other.data)

@@ -244,7 +244,7 @@ def test_log6_of_exact_half_turns_and_pure_translation(rng):
 
 def test_batched_se3_broadcasts_rotation_and_translation(rng):
     R = reference(pin_rotation, rotation_vectors(rng, (4,)), (4,))
-    M = SE3._wrap(R, rng.normal(size=3))
+    M = SE3.unchecked(R, rng.normal(size=3))
     ref = np.stack([pin.log6(pin.SE3(R[i], M.translation)).vector for i in range(4)])
     assert_close_each(X.log6(M).vector, ref, (4,), what="log6")
 
@@ -423,7 +423,7 @@ def test_bad_input_raises_typed_errors(fn, x, error):
 
 
 def test_bad_se3_arrays_raise():
-    M = SE3._wrap(np.full((3, 3), np.nan), np.zeros(3))
+    M = SE3.unchecked(np.full((3, 3), np.nan), np.zeros(3))
     with pytest.raises(NonFiniteError, match="rotation"):
         X.log6(M)
     with pytest.raises(ShapeError):
