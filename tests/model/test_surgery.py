@@ -25,6 +25,7 @@ import pytest
 import pinref
 from models import MODEL_NAMES, build
 from pinref.compare import to_pinocchio
+from pinref.compare.versions import differs
 from pinref.errors import ArgumentTypeError, ModelError, NotNormalizedError, ShapeError
 from test_bridge import _with_dynamics_parameters, assert_fields_equal, model_fields
 from test_geometry import assert_geometry_equal, geometry_fields
@@ -219,7 +220,21 @@ def test_append_model_with_geometry_equals_pin(frame_name):
     model, geometry = pinref.appendModel(modelA, modelB, geometryA, geometryB, frame, aMb)
     pmodel, pgeometry = pin.appendModel(pmodelA, pmodelB, pgeometryA, pgeometryB, frame,
                                         pin.SE3(aMb.homogeneous))
-    assert_models_equal(model, pmodel)
+    if differs(pin, "append_model_frame_inertia"):
+        # pin 4.x keeps the source's body where a frame's placed inertia sits (pinref follows
+        # 3.8.0, compared field by field when the suite runs against it): the rest as pin's
+        moved = {f.parentJoint for f in pmodelA.frames
+                 if f.inertia.mass > 0 and not f.placement.isIdentity()}
+        assert moved
+        for j in moved:
+            assert np.array_equal(pmodel.inertias[j].matrix(), pmodelA.inertias[j].matrix())
+        got, ref = model_fields(model), model_fields(pmodel)
+        for j in moved:
+            for key in [k for k in ref if k.startswith(f"inertias[{j}].")]:
+                got.pop(key), ref.pop(key)
+        assert_fields_equal(got, ref, tol=TOL)
+    else:
+        assert_models_equal(model, pmodel)
     got, ref = geometry_fields(geometry), geometry_fields(pgeometry)
     for g, r in zip(got, ref):  # composed placements: SE3 products, rounded as pin's
         assert np.abs(g.pop("placement") - r.pop("placement")).max() <= TOL
