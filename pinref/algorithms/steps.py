@@ -21,7 +21,8 @@ The drivers run every step through :func:`run`. With no hook active that is a pl
 ``around(step, run)`` around each step (it must call ``run()``), and ``done(step, joints)``
 after the joints ``joints`` (ids, in Pinocchio's loop order) have completed the step: a level
 step reports its joints at its end, or round by round where children add into their parents.
-The algorithms import nothing from the tools; the tools subscribe with :func:`hooked`.
+The algorithms import nothing from the tools; the tools subscribe with :func:`hooked`
+(:class:`Hook` is a hook that changes nothing, to subclass).
 """
 
 import contextlib
@@ -109,6 +110,27 @@ def hooked(hook):
         yield hook
     finally:
         _HOOKS.reset(token)
+
+
+class Hook:
+    """A hook that changes nothing: ``data`` holds the Data of the driver calls in progress
+    (``data[-1]`` the innermost), ``around`` runs the step, ``done`` ignores it. A hook that
+    watches or changes a step overrides ``around`` or ``done``."""
+
+    def __init__(self):
+        self.data = []
+
+    def enter(self, algorithm, model, data, inputs):
+        self.data.append(data)
+
+    def leave(self, shape):
+        self.data.pop()
+
+    def around(self, step, run):
+        return run()
+
+    def done(self, step, joints):
+        pass
 
 
 class Call:

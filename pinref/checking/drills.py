@@ -130,20 +130,11 @@ class LocalJacobianWorldVelocity(WrappedBackend):
         return self.inner.frame_jacobians(q, targets, "LOCAL" if rf == "WORLD" else rf)
 
 
-class _WithoutIaC:
+class _WithoutIaC(steps.Hook):
     """A step hook (``pinref.algorithms.steps``): ABA's backward step runs with every a_gf[i]
     (which holds the bias c_i during that pass) set to zero, so the step computes
     pa_i = pA_i + UDinv_i u_i: the Ia_i c_i term is missing and c_i never reaches the parent.
     a_gf is restored right after the step, so pass 3 is the real one."""
-
-    def __init__(self):
-        self.data = []
-
-    def enter(self, algorithm, model, data, inputs):
-        self.data.append(data)
-
-    def leave(self, shape):
-        self.data.pop()
 
     def around(self, step, run):
         if step is not steps.ABA_BACKWARD:
@@ -155,9 +146,6 @@ class _WithoutIaC:
             return run()
         finally:
             a_gf[1:] = saved
-
-    def done(self, step, joints):
-        pass
 
 
 def aba_without_Ia_c():

@@ -185,21 +185,13 @@ def test_at_rest_the_missing_term_is_invisible(broken_aba):
     assert compare(model, st["q"], np.zeros((2, 8)), tau=st["tau"], algorithm="aba").agree
 
 
-class _AfterStep:
+class _AfterStep(pinref.algorithms.steps.Hook):
     """A step hook (pinref.algorithms.steps) that runs ``change(data, joint)`` on each joint as
     it completes ``step``, before the trace (opened later, inside compare) records it."""
 
     def __init__(self, step, change):
-        self.step, self.change, self.data = step, change, []
-
-    def enter(self, algorithm, model, data, inputs):
-        self.data.append(data)
-
-    def leave(self, shape):
-        self.data.pop()
-
-    def around(self, step, run):
-        return run()
+        super().__init__()
+        self.step, self.change = step, change
 
     def done(self, step, joints):
         if step is self.step:

@@ -142,20 +142,8 @@ def test_the_issues_false_difference_agrees():
 
 def test_a_partial_write_points_at_the_joint_of_its_rows():
     """A divergence in ddq[6:7] (joint 2's rows) is located at joint 2, not at row 0's joint."""
-    class Off:
+    class Off(pinref.algorithms.steps.Hook):
         """A step hook: ddq[6] += 1 as joint 2 completes ABA's second forward step."""
-
-        def __init__(self):
-            self.data = []
-
-        def enter(self, algorithm, model, data, inputs):
-            self.data.append(data)
-
-        def leave(self, shape):
-            self.data.pop()
-
-        def around(self, step, run):
-            return run()
 
         def done(self, step, joints):
             if step is pinref.algorithms.steps.ABA_FORWARD2 and 2 in joints:
