@@ -142,13 +142,13 @@ class _JointTransforms:
     """``M_J`` of each joint of a group, built on access from the group's coordinates
     (``rows[k]`` is joint k's SE3, as its own ``calc`` writes it)."""
 
-    __slots__ = ("template", "qg")
+    __slots__ = ("transforms", "qg")
 
-    def __init__(self, template, qg):
-        self.template, self.qg = template, qg
+    def __init__(self, transforms, qg):
+        self.transforms, self.qg = transforms, qg
 
     def __getitem__(self, k):
-        return self.template._transform(self.qg[k])
+        return self.transforms[k](self.qg[k])
 
 
 def joint_calc(T, data, q, v, shape, actions=True):
@@ -188,10 +188,10 @@ def joint_calc(T, data, q, v, shape, actions=True):
             if actions:
                 # X = liMi.actionInverse = X0 + x XW
                 X[rows] = affine_eval(x, XW, X0).reshape((K,) + shape + (6, 6))
-            fields = {"joint_q": qg, "M": _JointTransforms(group.template, qg)}
+            fields = {"joint_q": qg, "M": _JointTransforms(group.transforms, qg)}
             if v is not None:
                 vg = segments(vT, group.v_index, 1, shape)
-                vJ = vg * group.template._S_col
+                vJ = vg * expand(group.S_col, nb)
                 kin.vJ[rows] = vJ
                 fields.update(joint_v=vg, v=Motion.unchecked(vJ))
             data.joint_rows[group.key].write(**fields)
@@ -226,11 +226,15 @@ def subspaces(level, data):
 
 def kind_subspace_times(T, data, xT, shape):
     """``S_i x_i`` for every joint (``xT = tangent_rows(x)``), rows of the caches
-    ``(n, *shape, 6)``; one product per kind (they read no parent)."""
+    ``(n, *shape, 6)``; one product per calc group (they read no parent). A frame-axis group's
+    S_i is its constant column ``S_col[k]``, the others' their data's S."""
     out = np.zeros((len(T.tree.order),) + shape + (6,))
     for group in T.tree.kinds:
-        S = group.template._S if group.batched else _rows(data.joints[group.ids[0]].S, 2)
-        out[group.rows] = matvec(S, segments(xT, group.v_index, group.nv, shape))
+        x = segments(xT, group.v_index, group.nv, shape)
+        if group.batched:
+            out[group.rows] = expand(group.S_col, len(shape)) * x
+        else:
+            out[group.rows] = matvec(_rows(data.joints[group.ids[0]].S, 2), x)
     return out
 
 

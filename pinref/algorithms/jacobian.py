@@ -167,7 +167,7 @@ def _column_constants(T):
         for group in T.kinds:
             rows[group.v_index] = np.repeat(np.arange(len(T.order))[group.rows], group.nv)
             if group.batched:
-                S[group.v_index] = group.template._S_col
+                S[group.v_index] = group.S_col
         _COLUMN_ROWS[T] = (rows, S)
     return _COLUMN_ROWS[T]
 

@@ -267,7 +267,7 @@ class Columns:
         self.groups = []                                 # the other joints: S from their data
         for group in tree.kinds:
             if group.batched:
-                self.S[group.v_index] = group.template._S_col
+                self.S[group.v_index] = group.S_col
             else:
                 self.groups.append(group)
 

@@ -65,6 +65,11 @@ class Group:
             self.template.setIndexes(first.id, 0, 0)
             self.scratch = self.template.createData()
             if role == "calc":
+                # a calc group holds one family, each joint its own axis: S_col (K, 6), the
+                # joints' own transforms (their M), the placements' constants
+                self.S_col = np.stack([j._S_col for j in self.jmodels])
+                self.S_col.flags.writeable = False
+                self.transforms = [j._transform for j in self.jmodels]
                 self.affine = _affine_placements(model, first, ids)
 
 
@@ -73,11 +78,11 @@ def _affine_placements(model, first, ids):
     coordinates x (``(cos q, sin q)`` for the revolute joints, ``d`` for the prismatic ones):
     ``R = R0 + x @ RW``, ``X = X0 + x @ XW``, ``p = p0`` (revolute) or ``p0 + d pW`` (prismatic).
     Constants per joint ``(K, n, 9)`` / ``(K, n, 36)``, from ``liMi = jointPlacements[i] * M_J``
-    with M_J linear in x (``M_J = (B0 + c Bc + s Bs, 0)`` or ``(I3, d e)``)."""
-    k = first.axis
-    e = np.eye(3)[k]
+    with M_J linear in x (``M_J = (B0 + c Bc + s Bs, 0)`` or ``(I3, d e)``), e the joint's
+    axis."""
     R0, RW, X0, XW, p0, pW = [], [], [], [], [], []
     for i in ids:
+        e = np.eye(3)[model.joints[i].axis]
         P = model.jointPlacements[i]
         RP, pP = P.rotation, P.translation
         if isinstance(first, JointModelPrismaticTpl):
@@ -182,6 +187,12 @@ def _kind_key(model, i):
         (type(jmodel).__name__, -1)
 
 
+def _family(jmodel, i):
+    """The ``BATCHED`` class ``jmodel`` is an instance of (its axis aside), or ``i`` (its own
+    group) for any other joint."""
+    return next((kind for kind in BATCHED if isinstance(jmodel, kind)), i)
+
+
 class Tree:
     """Joint order of the stacked caches (``order[row] = joint id``, ``pos[id] = row``), levels,
     and the model's constants in row order."""
@@ -206,11 +217,11 @@ class Tree:
             ids = self.order[lo:lo + len(by_level[d])]
             self.levels.append(Level(model, self.pos, ids, lo))
             lo += len(ids)
-        # every joint of one batched kind in one group (their calc, liMi and X), row order
+        # every joint of one batched family (revolute, unbounded revolute, prismatic, whatever
+        # the axis) in one group (their calc, liMi and X), row order
         kinds = {}
         for i in self.order[1:]:
-            jmodel = model.joints[i]
-            kinds.setdefault(type(jmodel) if isinstance(jmodel, BATCHED) else i, []).append(i)
+            kinds.setdefault(_family(model.joints[i], i), []).append(i)
         self.kinds = [Group(model, ids, [self.pos[i] for i in ids], "calc")
                       for ids in kinds.values()]
         self._bind_sources(model)
