@@ -48,6 +48,7 @@ None of them takes armature (the torque regressor gives rnea's tau without ``arm
 import numpy as np
 
 from ..errors import ArgumentTypeError, ModelError
+from ..model.tree import tree
 from ..spatial import SE3, Motion
 from ..spatial._kernels import ANGULAR, LINEAR, cross, matvec, mT, skew
 from ._args import check_data, state, writable
@@ -175,6 +176,15 @@ def _act_force_set(M, F):
     return np.concatenate((f, n + skew(M.translation) @ f), axis=-2)
 
 
+def _joints_rows(model, data, stack, name):
+    """Part ``name`` of a stacked cache (rows ``(n, *batch, *tail)``, tree row order) for
+    joints 1 .. n-1 in id order, as ``(*batch, n - 1, *tail)``: one gather for every joint."""
+    tail = len(getattr(stack, name).shape) - 1 - len(stack.batch)
+    x = stack.rows(name, tree(model).pos[1:], data.batch_shape)
+    x = np.broadcast_to(x, x.shape[:1] + data.batch_shape + x.shape[x.ndim - tail:])
+    return np.moveaxis(x, 0, -1 - tail)
+
+
 def computeJointTorqueRegressor(model, data, q, v, a):
     """The joint torque regressor Y, (..., nv, 10 (njoints - 1)), with ``Y @ pi == rnea(q, v,
     a)`` for ``pi`` the stacked ``model.inertias[i].toDynamicParameters()`` (no armature term).
@@ -220,12 +230,12 @@ def computeStaticRegressor(model, data, q):
         raise ModelError(f"computeStaticRegressor: the total mass of the model is {mass}; it "
                          "divides the regressor, so give the bodies a mass (model.inertias)")
     mass_inv = 1.0 / mass
-    Y = np.zeros(data.batch_shape + (3, 4 * (model.njoints - 1)))
-    for i in range(1, model.njoints):
-        oMi = data.oMi[i]
-        # [translation, rotation] / total mass
-        Y[..., 4 * (i - 1)] = oMi.translation * mass_inv
-        Y[..., 4 * (i - 1) + 1:4 * i] = oMi.rotation * mass_inv
+    Y = np.zeros(data.batch_shape + (3, model.njoints - 1, 4))
+    # block i = [translation, rotation] / total mass, every joint at once
+    Y[..., 0] = np.moveaxis(_joints_rows(model, data, data.oMi, "translation"), -2, -1) \
+        * mass_inv
+    Y[..., 1:] = np.moveaxis(_joints_rows(model, data, data.oMi, "rotation"), -3, -2) * mass_inv
+    Y = Y.reshape(data.batch_shape + (3, 4 * (model.njoints - 1)))
     data.staticRegressor = Y
     data.mark("computeStaticRegressor", "staticRegressor")
     return Y.copy()
@@ -304,15 +314,15 @@ def computeKineticEnergyRegressor(model, data, q, v):
     writes ``kineticEnergyRegressor``. Mirrors ``pinocchio::computeKineticEnergyRegressor``.
     """
     forwardKinematics(model, data, q, v)
-    Y = np.zeros(data.batch_shape + (10 * (model.njoints - 1),))
-    for i in range(1, model.njoints):
-        vl, w = data.v[i].linear, data.v[i].angular
-        block = Y[..., 10 * (i - 1):10 * i]
-        # |v_lin|^2 / 2 ; v_lin x w ; the products of w weighing I_xx .. I_zz
-        block[..., 0] = 0.5 * np.sum(vl * vl, axis=-1)
-        block[..., 1:4] = cross(vl, w)
-        block[..., 4:10] = w[..., _SYM_ROW] * w[..., _SYM_COL] * np.where(_SYM_ROW == _SYM_COL,
-                                                                         0.5, 1.0)
+    V = _joints_rows(model, data, data.v, "vector")                  # (*batch, n - 1, 6)
+    vl, w = V[..., LINEAR], V[..., ANGULAR]
+    block = np.empty(V.shape[:-1] + (10,))
+    # |v_lin|^2 / 2 ; v_lin x w ; the products of w weighing I_xx .. I_zz   (every joint)
+    block[..., 0] = 0.5 * np.sum(vl * vl, axis=-1)
+    block[..., 1:4] = cross(vl, w)
+    block[..., 4:10] = w[..., _SYM_ROW] * w[..., _SYM_COL] * np.where(_SYM_ROW == _SYM_COL,
+                                                                     0.5, 1.0)
+    Y = block.reshape(data.batch_shape + (10 * (model.njoints - 1),))
     data.kineticEnergyRegressor = Y
     data.mark("computeKineticEnergyRegressor", "kineticEnergyRegressor")
     return Y.copy()
@@ -325,12 +335,11 @@ def computePotentialEnergyRegressor(model, data, q):
     """
     forwardKinematics(model, data, q)
     g = -model.gravity.linear
-    Y = np.zeros(data.batch_shape + (10 * (model.njoints - 1),))
-    for i in range(1, model.njoints):
-        oMi = data.oMi[i]
-        # g . translation ; R^T g (gravity in frame i)
-        Y[..., 10 * (i - 1)] = np.sum(oMi.translation * g, axis=-1)
-        Y[..., 10 * (i - 1) + 1:10 * (i - 1) + 4] = matvec(mT(oMi.rotation), g)
+    Y = np.zeros(data.batch_shape + (model.njoints - 1, 10))
+    # g . translation ; R^T g (gravity in frame i)   (every joint)
+    Y[..., 0] = np.sum(_joints_rows(model, data, data.oMi, "translation") * g, axis=-1)
+    Y[..., 1:4] = matvec(mT(_joints_rows(model, data, data.oMi, "rotation")), g)
+    Y = Y.reshape(data.batch_shape + (10 * (model.njoints - 1),))
     data.potentialEnergyRegressor = Y
     data.mark("computePotentialEnergyRegressor", "potentialEnergyRegressor")
     return Y.copy()
