@@ -30,6 +30,19 @@ class _Universe(JointModel):
         return "universe"
 
 
+def bind_positional(where, names, args, kwargs):
+    """``kwargs`` with the positional ``args`` bound to ``names`` in order, as Pinocchio's
+    overloads take them either way; ArgumentTypeError for too many or a name given twice."""
+    if len(args) > len(names):
+        raise ArgumentTypeError(f"{where}: takes at most {len(names)} arguments here "
+                                f"({', '.join(names)}), got {len(args)}")
+    for key, value in zip(names, args):
+        if key in kwargs:
+            raise ArgumentTypeError(f"{where}: got multiple values for the argument {key!r}")
+        kwargs[key] = value
+    return kwargs
+
+
 def real_array(x, name):
     """``x`` as a float64 array (no copy when it already is one).
 

@@ -28,7 +28,7 @@ from ..spatial import SE3, Inertia
 from ..spatial import _kernels as K
 from .frame import ALL_FRAME_TYPES, Frame, FrameType
 from .geometry import GeometryModel
-from .model import Model, real_array
+from .model import Model, bind_positional, real_array
 
 _EPS = np.finfo(float).eps
 
@@ -279,19 +279,13 @@ def buildReducedModel(model, *args, **kwargs):
         kwargs["geom_model" if isinstance(args[0], GeometryModel)
                else "list_of_geom_models"] = args[0]
         args = args[1:]
-    if len(args) > 2:
-        raise TypeError(f"{where}: expected (model, [geom_model or list_of_geom_models,] "
-                        f"list_of_joints_to_lock, reference_configuration), got "
-                        f"{len(args) + 1} positional arguments")
-    for key, value in zip(names, args):
-        if key in kwargs:
-            raise TypeError(f"{where}: got multiple values for the argument {key!r}")
-        kwargs[key] = value
+    bind_positional(where, names, args, kwargs)
     unknown = set(kwargs) - {*names, *geometry_keys}
     missing = [key for key in names if key not in kwargs]
     if unknown or missing or geometry_keys <= set(kwargs):
-        raise TypeError(f"{where}: expected (model, [geom_model or list_of_geom_models,] "
-                        f"list_of_joints_to_lock, reference_configuration); "
+        raise ArgumentTypeError(f"{where}: expected (model, [geom_model or "
+                                f"list_of_geom_models,] list_of_joints_to_lock, "
+                                f"reference_configuration); "
                         f"{'unknown ' + str(sorted(unknown)) if unknown else ''}"
                         f"{'missing ' + str(missing) if missing else ''}")
     _check_model(model, "model", where)
@@ -452,16 +446,11 @@ def appendModel(modelA, modelB, *args, **kwargs):
     where = "appendModel"
     geometric = len(args) + len(kwargs) == 4
     names = (("geomModelA", "geomModelB") if geometric else ()) + ("frame_in_modelA", "aMb")
-    if len(args) > len(names):
-        raise TypeError(f"{where}: expected (modelA, modelB, [geomModelA, geomModelB,] "
-                        f"frame_in_modelA, aMb), got {len(args) + 2} positional arguments")
-    for key, value in zip(names, args):
-        if key in kwargs:
-            raise TypeError(f"{where}: got multiple values for the argument {key!r}")
-        kwargs[key] = value
+    bind_positional(where, names, args, kwargs)
     if set(kwargs) != set(names):
-        raise TypeError(f"{where}: expected (modelA, modelB, [geomModelA, geomModelB,] "
-                        f"frame_in_modelA, aMb), got the arguments {sorted(kwargs)}")
+        raise ArgumentTypeError(f"{where}: expected (modelA, modelB, [geomModelA, "
+                                f"geomModelB,] frame_in_modelA, aMb), got the arguments "
+                                f"{sorted(kwargs)}")
     _check_model(modelA, "modelA", where)
     _check_model(modelB, "modelB", where)
     geometryA = kwargs.get("geomModelA", GeometryModel())

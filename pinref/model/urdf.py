@@ -62,7 +62,7 @@ from ..spatial.physical import inertia_problems
 from .frame import Frame, FrameType
 from .geometry import (DEFAULT_COLOR, Box, Capsule, Convex, Cylinder, GeometryModel,
                        GeometryObject, GeometryType, Mesh, Sphere)
-from .model import Model
+from .model import Model, bind_positional
 
 UNIT_BOUND = 1.01
 """Pinocchio's configuration bound on each entry of a (cos, sin) pair or a quaternion of a
@@ -335,14 +335,7 @@ def buildModelsFromUrdf(filename, *args, **kwargs):
     keys = ["package_dirs", "root_joint", "verbose", "meshLoader", "geometry_types", "mimic"]
     if len(args) >= 3 and isinstance(args[2], str):
         keys.insert(2, "root_joint_name")
-    if len(args) > len(keys):
-        raise TypeError(f"buildModelsFromUrdf takes at most {len(keys)} arguments after the "
-                        f"file name, got {len(args)}")
-    for key, value in zip(keys, args):
-        if key in kwargs:
-            raise TypeError(f"buildModelsFromUrdf got multiple values for the argument {key!r}")
-        kwargs[key] = value
-    return _build_models(filename, **kwargs)
+    return _build_models(filename, **bind_positional("buildModelsFromUrdf", keys, args, kwargs))
 
 
 def _build_models(filename, package_dirs=None, root_joint=None, root_joint_name=None,

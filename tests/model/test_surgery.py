@@ -257,6 +257,13 @@ def test_append_model_errors():
         pinref.appendModel(modelA, modelB, 0, np.eye(4))
     with pytest.raises(ArgumentTypeError, match="from_pinocchio"):
         pinref.appendModel(modelA, pin.buildSampleModelHumanoid(), 0, M)
+    with pytest.raises(ArgumentTypeError, match="multiple values for the argument 'aMb'"):
+        pinref.appendModel(modelA, modelB, 0, M, aMb=M)
+    with pytest.raises(ArgumentTypeError, match="got multiple values"):
+        pinref.buildReducedModel(modelA, [1], pinref.neutral(modelA),
+                                 list_of_joints_to_lock=[1])
+    with pytest.raises(ArgumentTypeError, match="at most"):
+        pinref.buildModelsFromUrdf("robot.urdf", None, None, False, None, None, False, 1)
     renamed = _renamed(pinref.buildSampleModelManipulator(), "b_")
     renamed.frames[3].name = modelA.frames[3].name
     renamed.frames[3].type = modelA.frames[3].type
