@@ -102,27 +102,19 @@ def segments(xT, index, n, shape):
     return np.moveaxis(y.reshape((len(index) // n, n) + shape), 1, -1)
 
 
-def scatter(outT, index, y, shape, add=0):
-    """``out[v_i] = y_i`` (``add`` +1 / -1: ``+= y_i`` / ``-= y_i``) for a group's joints,
-    through ``outT = tangent_rows(out)``; ``y (K, *shape, n)``."""
+def scatter(outT, index, y, shape, add=False):
+    """``out[v_i] = y_i`` (``add``: ``+= y_i``) for a group's joints, through
+    ``outT = tangent_rows(out)``; ``y (K, *shape, n)``."""
     if y.shape[-1] == 1:
         y = y.reshape(y.shape[:-1])
     elif not shape:
         y = y.reshape(len(index))
     else:
         y = np.moveaxis(y, -1, 1).reshape((len(index),) + shape)
-    if add > 0:
+    if add:
         outT[index] += y
-    elif add < 0:
-        outT[index] -= y
     else:
         outT[index] = y
-
-
-def joint_row(x, k):
-    """Joint k's value of a group's field: ``x[k]``, or ``x`` when the field is one constant
-    (tail only) shared by the group."""
-    return x if x.ndim == 2 else x[k]
 
 
 def _rows(x, tail):
@@ -256,15 +248,6 @@ def subspace_times(level, S, xT, shape):
     parts = [matvec(S_g, segments(xT, group.v_index, group.nv, shape))
              for group, S_g in zip(level.groups, S)]
     return level_array(level, parts, shape, 6)
-
-
-def subspace_transpose_times(level, S, f, outT, shape, add=1):
-    """``out[v_i] += S_i^T f_i`` (``add=-1``: ``-=``) for every joint of the level (``S``:
-    ``subspaces(level, data)``), through ``outT = tangent_rows(out)``, ``f (K, *shape, 6)``."""
-    lo = level.rows.start
-    for group, S in zip(level.groups, S):
-        fg = f[group.rows.start - lo:group.rows.stop - lo]
-        scatter(outT, group.v_index, vecmat(fg, S), shape, add)
 
 
 def joint_calc_aba(level, data, armature, Ia, shape):

@@ -153,7 +153,7 @@ def _rnea_backward_step(call, plan, kin, data, tauT, shape):
         for group in others:
             S_i = data.joints[group.ids[0]].S
             # tau_i += S_i^T f_i
-            scatter(tauT, group.v_index, vecmat(F[group.rows], S_i), shape, add=1)
+            scatter(tauT, group.v_index, vecmat(F[group.rows], S_i), shape, add=True)
         if not level.has_parent:
             call.done(S.RNEA_BACKWARD, level.backward_ids)
             continue
