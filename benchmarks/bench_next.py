@@ -1,9 +1,9 @@
-"""The regressors: pinref against Pinocchio 3.8.0, same run, with aba as the yardstick.
+"""The algorithms of issue 15: pinref against Pinocchio 3.8.0, same run, with aba as the yardstick.
 
 Single state: one call each. B = 1000: one batched pinref call against pin called in a Python
 loop over the same 1000 states (its returned arrays are owned copies already); both per state.
-Aim (issue 15): each regressor's ratios within 2x of the ratios aba reaches in the same run.
-Run: python benchmarks/bench_regressor.py [--batch 1000]
+Aim (issue 15): each algorithm's ratios within 2x of the ratios aba reaches in the same run.
+Run: python benchmarks/bench_next.py [--batch 1000] [--only NAME ...]
 """
 
 import argparse
@@ -17,10 +17,12 @@ import pinref
 
 def _calls(lib, model, data, q, v, a):
     """``{name: call(s)}`` for the state(s) ``q[s], v[s], a[s]`` with library ``lib``; the
-    kinematic regressor reads the oMi of the forwardKinematics run before timing."""
+    kinematic regressor reads the oMi of the forwardKinematics run before timing. One block
+    per item of the issue."""
     last = model.njoints - 1
     return {
         "aba": lambda s: lib.aba(model, data, q[s], v[s], a[s]),
+        # --- regressors ---
         "computeJointTorqueRegressor":
             lambda s: lib.computeJointTorqueRegressor(model, data, q[s], v[s], a[s]),
         "computeStaticRegressor": lambda s: lib.computeStaticRegressor(model, data, q[s]),
@@ -42,6 +44,8 @@ def _time(f_pin, f_ref, batch, states):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--batch", type=int, default=1000)
+    parser.add_argument("--only", nargs="*", default=None,
+                        help="time only these algorithms (and aba, the yardstick)")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     rows = []
@@ -52,6 +56,8 @@ def main():
         pin_calls = _calls(pin, pmodel, pdata, q, v, a)
         ref_calls = _calls(pinref, model, data, q, v, a)
         for algo in pin_calls:
+            if args.only is not None and algo not in ("aba", *args.only):
+                continue
             pin.forwardKinematics(pmodel, pdata, q[0])
             pinref.forwardKinematics(model, data, q[0])
             t_pin, t_ref, t_pin_b, t_ref_b = _time(pin_calls[algo], ref_calls[algo], args.batch,
@@ -60,7 +66,7 @@ def main():
                          t_ref_b / t_pin_b))
     print_table(["model", "algorithm", "pin us", "pinref us", "ratio", "pin loop us/state",
                  f"pinref B={args.batch} us/state", "ratio"], rows)
-    print("aim: each regressor's ratios within 2x of aba's on the same model")
+    print("aim: each algorithm's ratios within 2x of aba's on the same model")
 
 
 if __name__ == "__main__":
