@@ -30,6 +30,7 @@ from .geometry import *  # noqa: F401,F403
 from .jacobian import *  # noqa: F401,F403
 from .joint_configuration import *  # noqa: F401,F403
 from .kinematics import forwardKinematics
+from .minverse import computeMinverse
 from .regressor import *  # noqa: F401,F403
 from .rnea import computeGeneralizedGravity, computeStaticTorque, nonLinearEffects
 from .rnea_derivatives import (
@@ -46,7 +47,7 @@ POSITION, VELOCITY, ACCELERATION = (KinematicLevel.POSITION, KinematicLevel.VELO
 ARG0, ARG1, ARG2, ARG3, ARG4 = ArgumentPosition
 
 # pinref.algorithms.aba, .crba and .rnea are the modules; pinref exports their functions.
-__all__ = ["Convention", "forwardKinematics", "nonLinearEffects",
+__all__ = ["Convention", "forwardKinematics", "nonLinearEffects", "computeMinverse",
            "computeGeneralizedGravity", "computeStaticTorque",
            "computeRNEADerivatives", "computeABADerivatives",
            "computeGeneralizedGravityDerivatives", "computeStaticTorqueDerivatives",

@@ -119,7 +119,7 @@ class Data:
             self.joints[i] = RowJointData(self.joints[i], fields)
         self.nvSubtree = _nv_subtree(model)               # dofs of the subtree rooted at i
         # --- which call last wrote each cache (pinref only; read by the query functions) -----
-        self.written = {}                                 # cache name -> name of the call
+        self.written = {}                  # cache name -> name of the call, last written last
         self.batch_shape = ()                             # batch shape of the last call
         self.model_structure = model.structure()          # what check_model compares
 
@@ -166,6 +166,7 @@ class Data:
         itself falls back to the entry-wise check.
         """
         for cache in caches:
+            self.written.pop(cache, None)       # (the order of the last writes: computeMinverse)
             self.written[cache] = call
         arrays = [c for c in caches if isinstance(getattr(self, c), (np.ndarray, Stack))] or \
             caches[-1:]
