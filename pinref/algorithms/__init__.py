@@ -24,6 +24,8 @@ from . import (aba, center_of_mass, crba, energy, frames, geometry, jacobian, jo
 from ._args import ArgumentPosition, Convention, KinematicLevel, ReferenceFrame
 from .aba_derivatives import computeABADerivatives
 from .center_of_mass import *  # noqa: F401,F403
+from .compute_all_terms import computeAllTerms
+from .coriolis import computeCoriolisMatrix, getCoriolisMatrix
 from .energy import *  # noqa: F401,F403
 from .frames import *  # noqa: F401,F403
 from .geometry import *  # noqa: F401,F403
@@ -56,4 +58,5 @@ __all__ = ["Convention", "forwardKinematics", "nonLinearEffects", "computeMinver
            "ARG3", "ARG4",
            *frames.__all__, *geometry.__all__, *jacobian.__all__,
            *center_of_mass.__all__, *energy.__all__, *joint_configuration.__all__,
+           "computeCoriolisMatrix", "getCoriolisMatrix", "computeAllTerms",
            *regressor.__all__]

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from ..errors import NonFiniteResultWarning, NotComputedError, UnsupportedError
-from ..spatial import SE3, Inertia
+from ..spatial import SE3, Force, Inertia
 from .containers import StdVec_Vector3
 from .model import Model, same_fields
 from .stacks import (ForceStack, InertiaMatrixStack, JointRows, MatrixStack, MotionStack,
@@ -103,6 +103,15 @@ class Data:
         self.ddq_dv = np.zeros((nv, nv))                  # d ddq / dv                (..., nv, nv)
         self.ddq_dtau = np.zeros((nv, nv))                # never written (it is Minv)  (nv, nv)
         self.Minv = np.zeros((nv, nv))                    # (M + diag(armature))^-1   (..., nv, nv)
+        # --- Coriolis matrix (rnea.hxx), computeAllTerms (compute-all-terms.hxx); WORLD -----
+        # Also written there: oYcrb and doYcrb (subtree sums), Ag (cols oYcrb_i J_i; shifted to
+        # the CoM by computeAllTerms), dFdv (cols oYcrb_i dJ_i + B_i J_i), Fcrb[0] (getter).
+        self.C = np.zeros((nv, nv))                       # Coriolis matrix C(q, v)   (..., nv, nv)
+        self.B = MatrixStack(pos, 6, 6)                   # (oYcrb.variation(ov) + B(oh)) / 2, sums
+        self.dAg = np.zeros((6, nv))                      # d/dt Ag, about the CoM      (..., 6, nv)
+        self.hg = Force.Zero()                            # centroidal momentum, at the CoM (..., 6)
+        self.dhg = Force.Zero()                           # d/dt hg: f[0] at the CoM    (..., 6)
+        self.Ig = Inertia.Zero()                          # centroidal inertia (lever 0, world axes)
         # --- joints and tree bookkeeping ---------------------------------------------------
         self.joints = [jmodel.createData() for jmodel in model.joints]
         self.joint_rows = {}                              # Tree group key -> JointRows
