@@ -28,10 +28,12 @@ from .compute_all_terms import computeAllTerms
 from .coriolis import computeCoriolisMatrix, getCoriolisMatrix
 from .energy import *  # noqa: F401,F403
 from .frames import *  # noqa: F401,F403
+from .frames_derivatives import *  # noqa: F401,F403
 from .geometry import *  # noqa: F401,F403
 from .jacobian import *  # noqa: F401,F403
 from .joint_configuration import *  # noqa: F401,F403
 from .kinematics import forwardKinematics
+from .kinematics_derivatives import *  # noqa: F401,F403
 from .minverse import computeMinverse
 from .regressor import *  # noqa: F401,F403
 from .rnea import computeGeneralizedGravity, computeStaticTorque, nonLinearEffects
@@ -59,4 +61,4 @@ __all__ = ["Convention", "forwardKinematics", "nonLinearEffects", "computeMinver
            *frames.__all__, *geometry.__all__, *jacobian.__all__,
            *center_of_mass.__all__, *energy.__all__, *joint_configuration.__all__,
            "computeCoriolisMatrix", "getCoriolisMatrix", "computeAllTerms",
-           *regressor.__all__]
+           *regressor.__all__, *frames_derivatives.__all__, *kinematics_derivatives.__all__]
