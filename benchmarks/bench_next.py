@@ -22,6 +22,8 @@ def _calls(lib, model, data, q, v, a):
     last = model.njoints - 1
     return {
         "aba": lambda s: lib.aba(model, data, q[s], v[s], a[s]),
+        # --- computeMinverse ---
+        "computeMinverse": lambda s: lib.computeMinverse(model, data, q[s]),
         # --- regressors ---
         "computeJointTorqueRegressor":
             lambda s: lib.computeJointTorqueRegressor(model, data, q[s], v[s], a[s]),
