@@ -45,18 +45,14 @@ class KinematicLevel(enum.IntEnum):
     ACCELERATION = 2
 
 
-def check_local(convention, algorithm):
-    """Only the LOCAL convention is implemented; WORLD raises UnsupportedError, what is no
-    Convention (``convention=5``) ModelError, as for a bad reference frame."""
+def convention_of(convention, algorithm):
+    """``convention`` as a Convention (LOCAL or WORLD); what is no Convention (``convention=5``)
+    raises ModelError, as for a bad reference frame."""
     try:
-        convention = Convention(operator.index(convention))
+        return Convention(operator.index(convention))
     except (TypeError, ValueError):
         raise ModelError(f"{algorithm}: convention must be pinref.Convention.LOCAL or WORLD "
                          f"(1, 0), got {convention!r}") from None
-    if convention != Convention.LOCAL:
-        raise UnsupportedError(
-            f"{algorithm}: Convention.WORLD is not implemented in pinref yet; "
-            "use Convention.LOCAL (the default), whose results ddq and M are the same")
 
 
 NO_DATA = object()

@@ -48,10 +48,11 @@ import numpy as np
 
 from ..errors import NotPositiveDefiniteError
 from . import steps as S
-from ._args import Convention, check_local, external_forces, state
+from ._args import Convention, convention_of, external_forces, state
 from ._levels import (Walk, crf, crm, expand, full, inputs, joint_calc,
                       joint_calc_aba, level_array, matvec, scatter, segments, subspaces,
                       tangent_rows, vecmat, widen)
+from .aba_world import aba_world
 from .rnea import _fext_step
 
 
@@ -204,7 +205,8 @@ def aba(model, data, q, v, tau, fext=None, convention=Convention.LOCAL):
     v, tau : ndarray, shape (..., model.nv)
     fext : list of model.njoints Force, or ndarray (..., model.njoints, 6), optional
         Wrench on each body, LOCAL frame of its joint; entry 0 is ignored.
-    convention : Convention, default LOCAL (WORLD is not implemented yet)
+    convention : Convention, default LOCAL
+        WORLD runs ``abaWorldConvention`` instead (aba_world.py): the same ddq, other caches.
 
     Returns
     -------
@@ -215,12 +217,15 @@ def aba(model, data, q, v, tau, fext=None, convention=Convention.LOCAL):
     parent > 0), u, ddq and the joints' U, StU, Dinv, UDinv. Raises NotPositiveDefiniteError
     naming the joint whose S^T Ia S + armature cannot be inverted.
     """
-    with S.Call("aba", model, data, inputs(q=q, v=v, tau=tau, fext=fext)) as call:
+    world = convention_of(convention, "aba") == Convention.WORLD
+    with S.Call("abaWorldConvention" if world else "aba", model, data,
+                inputs(q=q, v=v, tau=tau, fext=fext)) as call:
+        if world:
+            return aba_world(call, model, data, q, v, tau, fext)
         return _aba(call, model, data, q, v, tau, fext, convention)
 
 
 def _aba(call, model, data, q, v, tau, fext, convention):
-    check_local(convention, "aba")
     q, arrays, shape = state(model, q, data=data, v=v, tau=tau)
     q, v, tau = full(shape, q, arrays["v"], arrays["tau"])
     fext = external_forces(model, fext, shape)

@@ -37,7 +37,7 @@ import weakref
 import numpy as np
 
 from . import steps as S
-from ._args import Convention, check_data, check_local, state, writable
+from ._args import Convention, check_data, convention_of, state, writable
 from ._levels import Walk, expand, full, inputs, joint_calc, widen
 
 
@@ -200,14 +200,17 @@ def crba(model, data, q, convention=Convention.LOCAL):
     Parameters
     ----------
     q : ndarray, shape (..., model.nq)
-    convention : Convention, default Convention.LOCAL (WORLD is not implemented yet)
+    convention : Convention, default Convention.LOCAL
+        WORLD runs ``crbaWorldConvention`` instead (crba_world.py): the same M, other caches.
 
     Mirrors ``pin.crba`` (bindings' ``crba_proxy`` around algorithm/crba.hxx, 3.8.0): M is
     zeroed, the core routine fills the upper triangle (``crba_upper``), then the strict upper
     triangle is copied into the lower one. ``data.M`` is left symmetric; an owned copy is
     returned. Writes liMi, Ycrb (i >= 1), Fcrb (subtree columns), M, joints; not oMi.
     """
-    check_local(convention, "crba")
+    if convention_of(convention, "crba") == Convention.WORLD:
+        from .crba_world import crba_world
+        return crba_world(model, data, q)
     check_data(model, data)
     with S.Call("crba", model, data, inputs(q=q)) as call:
         data.M = np.zeros(np.shape(data.M))

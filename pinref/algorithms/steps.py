@@ -9,6 +9,8 @@ from 1; 0 for the driver's set-up) and the Data fields it writes for each joint 
 ``joints[i].name``          a field of the joint's data (M, S, v, c, U, StU, Dinv, UDinv)
 ``name[v_i]``               the joint's entries of a (..., nv) vector (u, ddq, tau)
 ``name[i][:, cols_i]``      columns of a (..., 6, nv) row (Fcrb); also ``sub_i``
+``name[:, cols_i]``         the joint's columns of a (..., 6, nv) matrix (J, Ag)
+``name[0]``                 entry 0 of a per-joint list (mass, com), joint or not
 ``name[cols_i, sub_i]``     a block of a (..., nv, nv) matrix (M)
 ``name``                    a whole field (steps without a joint: tau, M)
 ==========================  ==============================================================
@@ -89,15 +91,48 @@ CRBA_BACKWARD = _step("crba", "CrbaLocalConventionBackwardStep", 2,
 CRBA_ARMATURE = _step("crba", "crbaLocalConvention: M.diagonal() += armature", 2, "M")
 CRBA_SYMMETRIC = _step("crba", "crba (Python binding): make_symmetric(M)", 2, "M")
 
+# Convention.WORLD (aba_world.py, crba_world.py): the drivers abaWorldConvention and
+# crbaWorldConvention, traced under those names. ``J[:, cols_i]``: joint i's columns of data.J.
+ABA_WORLD_INIT = _step("abaWorldConvention", "abaWorldConvention: of[0].setZero()", 0, "of[i]")
+ABA_WORLD_FORWARD1 = _step("abaWorldConvention", "AbaWorldConventionForwardStep1", 1,
+                           "joints[i].M joints[i].S joints[i].v joints[i].c liMi[i] oMi[i] "
+                           "J[:, cols_i] ov[i] oa_gf[i] oinertias[i] oYcrb[i] oYaba[i] oh[i] of[i]")
+ABA_WORLD_FEXT = _step("abaWorldConvention", "abaWorldConvention: of[i] -= oMi[i].act(fext[i])",
+                       1, "of[i]")
+ABA_WORLD_BACKWARD = _step("abaWorldConvention", "AbaWorldConventionBackwardStep", 2,
+                           "u[v_i] joints[i].U joints[i].StU joints[i].Dinv joints[i].UDinv",
+                           "oYaba[i] of[i] oYaba[parent] of[parent]")
+ABA_WORLD_FORWARD2 = _step("abaWorldConvention", "AbaWorldConventionForwardStep2", 3,
+                           "oa_gf[i] ddq[v_i] oa[i] of[i]")
+ABA_WORLD_FINAL_LOOP = _step("abaWorldConvention", "abaWorldConvention: of[parent] += of[i]", 4,
+                             "of[parent]")
+
+CRBA_WORLD_INIT = _step("crbaWorldConvention", "crbaWorldConvention: oYcrb[0].setZero()", 0,
+                        "oYcrb[i]")
+CRBA_WORLD_FORWARD = _step("crbaWorldConvention", "CrbaWorldConventionForwardStep", 1,
+                           "joints[i].M joints[i].S liMi[i] oMi[i] J[:, cols_i] oYcrb[i]")
+CRBA_WORLD_BACKWARD = _step("crbaWorldConvention", "CrbaWorldConventionBackwardStep", 2,
+                            "Ag[:, cols_i] M[cols_i, sub_i] oYcrb[parent]")
+CRBA_WORLD_ARMATURE = _step("crbaWorldConvention",
+                            "crbaWorldConvention: M.diagonal() += armature", 2, "M")
+CRBA_WORLD_CENTROIDAL = _step("crbaWorldConvention",
+                              "crbaWorldConvention: mass[0], com[0], Ag_ang += Ag_lin x com[0]", 2,
+                              "mass[0] com[0] Ag")
+
 # Every step of each algorithm, in the order its passes run them.
 STEPS = {
     "aba": (ABA_INIT, ABA_FORWARD1, ABA_FEXT, ABA_BACKWARD, ABA_FORWARD2, ABA_FINAL_LOOP),
     "rnea": (RNEA_FORWARD, RNEA_FEXT, RNEA_BACKWARD, RNEA_ARMATURE),
     "crba": (CRBA_FORWARD, CRBA_BACKWARD, CRBA_ARMATURE, CRBA_SYMMETRIC),
+    "abaWorldConvention": (ABA_WORLD_INIT, ABA_WORLD_FORWARD1, ABA_WORLD_FEXT, ABA_WORLD_BACKWARD,
+                           ABA_WORLD_FORWARD2, ABA_WORLD_FINAL_LOOP),
+    "crbaWorldConvention": (CRBA_WORLD_INIT, CRBA_WORLD_FORWARD, CRBA_WORLD_BACKWARD,
+                            CRBA_WORLD_ARMATURE, CRBA_WORLD_CENTROIDAL, CRBA_SYMMETRIC),
 }
 
 # The passes that visit the joints from the last to the first (the others go from 1 to n - 1).
-BACKWARD_PASSES = {"aba": (2, 4), "rnea": (2,), "crba": (2,)}
+BACKWARD_PASSES = {"aba": (2, 4), "rnea": (2,), "crba": (2,), "abaWorldConvention": (2, 4),
+                   "crbaWorldConvention": (2,)}
 
 _HOOKS = contextvars.ContextVar("pinref_step_hooks", default=())
 

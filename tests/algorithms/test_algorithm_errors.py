@@ -92,14 +92,6 @@ def test_mimic_joint_is_refused():
         pinref.compare.from_pinocchio(pin.buildSampleModelManipulator(True))
 
 
-def test_world_convention_is_not_implemented_yet():
-    q, v, a = _state()
-    with pytest.raises(errors.UnsupportedError, match="WORLD"):
-        pinref.aba(MODEL, pinref.Data(MODEL), q, v, a, convention=pinref.Convention.WORLD)
-    with pytest.raises(NotImplementedError):
-        pinref.crba(MODEL, pinref.Data(MODEL), q, convention=pinref.Convention.WORLD)
-
-
 @pytest.mark.parametrize("joint", [pinref.JointModelRY, pinref.JointModelFreeFlyer])
 def test_singular_joint_space_inertia_names_the_joint(joint):
     model = pinref.Model()

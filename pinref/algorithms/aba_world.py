@@ -1,0 +1,249 @@
+"""Forward dynamics by the Articulated-Body Algorithm in the WORLD frame (algorithm/aba.hxx,
+3.8.0, ``pinocchio::impl::abaWorldConvention``), what ``pin.aba(..., convention=WORLD)`` runs.
+
+Every spatial quantity is expressed in the world frame (prefix o), J holds the columns oMi S_i.
+
+    oa_gf[0] = -gravity ; u = tau ; of[0] = 0 (only without fext)
+    for i = 1 .. n-1:                                   AbaWorldConventionForwardStep1
+        jcalc(q, v) -> M_J, S_i, v_J, c_J
+        liMi[i] = jointPlacements[i] * M_J ; oMi[i] = oMi[parent] * liMi[i]
+        J_i     = oMi S_i
+        ov_i    = oMi v_J + ov_parent                   (parent > 0)
+        oa_gf_i = oMi c_J + ov_parent x ov_i            (the bias, for now; parent > 0)
+        oinertias_i = oYcrb_i = oMi Y_i ; oYaba_i = oYcrb_i (6x6)
+        oh_i    = oYcrb_i ov_i ; of_i = ov_i x* oh_i   (- oMi fext_i, fext LOCAL)
+    for i = n-1 .. 1:                                   AbaWorldConventionBackwardStep
+        u_i  -= J_i^T of_i
+        U_i = oYaba_i J_i ; StU_i = J_i^T U_i + armature_i ; Dinv_i = StU_i^-1 ; UDinv_i = U_i Dinv_i
+        if parent > 0:
+            oYaba_i -= UDinv_i U_i^T ; of_i += oYaba_i oa_gf_i + UDinv_i u_i
+            oYaba[parent] += oYaba_i ; of[parent] += of_i
+    for i = 1 .. n-1:                                   AbaWorldConventionForwardStep2
+        oa_gf_i += oa_gf_parent ; ddq_i = Dinv_i u_i - UDinv_i^T oa_gf_i ; oa_gf_i += J_i ddq_i
+        oa_i = oa_gf_i + gravity ; of_i = oinertias_i oa_gf_i + ov_i x* oh_i
+    for i = n-1 .. 1 (only without fext):
+        of[parent] += of[i]                             (parent 0 included)
+
+Nothing moves between frames in the passes: the world-frame quantities of a parent and a child
+add as they are (``oYaba[parent] += oYaba_i``), where the LOCAL passes (aba.py) carry them
+through liMi. The joints' U, StU, Dinv, UDinv are written in the WORLD frame; the LOCAL caches
+v, a, a_gf, h, f, Yaba are not written (docs/quirks.md, "ABA and CRBA in the WORLD
+convention"). With fext the driver resets neither of[0] nor runs the last loop, so of[i] is then
+body i's own wrench ``oinertias_i oa_gf_i + ov_i x* oh_i`` and of[0] keeps its old value.
+
+How the code maps to the loops above (rnea.py's module docstring says how a level step maps to
+Pinocchio's per-joint loop). Only what reads the parent runs level by level; the rest runs for
+every joint at once, before or after the level loop:
+
+- pass 1: jcalc and liMi before the loop (``joint_calc``); oMi, then ov, level by level; J, the
+  bias, the inertias, oh and of for every joint at once; ``of_i -= oMi fext_i`` level by level
+  right after (Pinocchio's order);
+- pass 2 (backward): level by level, a level's joints of one kind at a time
+  (``level.groups``) for U, StU, Dinv, UDinv; the children add into their parents round by
+  round, in Pinocchio's order;
+- pass 3: oa_gf_i and ddq_i level by level (a child reads its parent's final oa_gf), then oa_i
+  and of_i for every joint at once;
+- the last loop: level by level, round by round, as pass 2.
+
+The (6, nv) J is held column first, ``(nv, *batch, 6)`` (``data.J`` is a view of it as
+``(*batch, 6, nv)``), and oYcrb, oinertias as 6x6 matrices during the passes (rnea_derivatives.py:
+data.oYcrb[i] and data.oinertias[i] are Inertia objects read off them).
+"""
+
+import numpy as np
+
+from ..errors import NotPositiveDefiniteError
+from . import steps as S
+from ._levels import Walk, crf, crm, expand, full, joint_calc, matvec, tangent_rows, vecmat, widen
+from ._args import external_forces, state
+from .aba_derivatives import (_entries, _joint_matrices, _joint_vectors, _stys_inversion,
+                              armature_rows, write_joint_data)
+from .rnea_derivatives import (_action_matrices, _store_world_inertias, columns, matrix_face, mv,
+                               subspace_columns, world_placements_step)
+
+
+class _World:
+    """What the passes of one call share: the Walk ``T``, the model's :class:`Columns` ``C``,
+    ``X, Xf`` (oMi.action, oMi.dualAction, rows), ``J`` (column first), ``Y`` (oinertias, rows)
+    and the batch ``shape``."""
+
+    __slots__ = ("T", "C", "X", "Xf", "J", "Y", "shape")
+
+
+def _aba_world_forward_step1(call, W, kin, data):
+    """Mirrors AbaWorldConventionForwardStep1::algo: oMi and ov level by level (they read the
+    parent), then J, oa_gf (the bias), oinertias = oYcrb, oYaba, oh and of for every joint at
+    once (jcalc and liMi ran before: ``kin``). The driver reports the joints afterwards."""
+    T, C, shape = W.T, W.C, W.shape
+    OV = data.ov.vector
+    for level in T.levels:
+        # oMi = oMi[parent] liMi
+        world_placements_step(level, data)
+    W.X, W.Xf = _action_matrices(data.oMi.rotation, data.oMi.translation)
+    # oMi v_J
+    ovJ = mv(W.X, kin.vJ)
+    for level in T.levels:
+        i, p = level.rows, level.parent_rows
+        # ov_i = oMi v_J + ov_parent   (parent > 0)
+        OV[i] = ovJ[i] + OV[p] if level.has_parent else ovJ[i]
+    # J_i = oMi S_i
+    W.J = mv(W.X[C.row], subspace_columns(C, data, shape))
+    data.J = matrix_face(W.J)
+    # oa_gf_i = oMi c_J + ov_parent x ov_i   (no cross term when parent == 0)
+    ov_parent = OV[C.row_parent]
+    ov_parent[C.root_rows] = 0.0
+    bias = mv(crm(ov_parent), OV[1:])
+    data.oa_gf.vector[1:] = bias if kin.c is None else mv(W.X[1:], kin.c[1:]) + bias
+    # oinertias_i = oYcrb_i = oMi Y_i   (X* Y X*^T) ;  oYaba_i = oYcrb_i
+    W.Y = W.Xf @ expand(T.inertia_matrix, len(shape)) @ W.Xf.mT
+    data.oYaba.matrix[1:] = W.Y[1:]
+    _store_world_inertias(data, T.tree.pos, W.Y, W.Y)
+    # oh_i = oYcrb_i ov_i ;  of_i = ov_i x* oh_i
+    OH = data.oh.vector
+    OH[1:] = mv(W.Y[1:], OV[1:])
+    data.of.vector[1:] = mv(crf(OV[1:]), OH[1:])
+
+
+def _fext_world_step(call, level, W, data, fext):
+    """The fext overload's ``of[i] -= oMi[i].act(fext[i])`` right after joint i's forward step
+    (fext in the LOCAL frame of each joint)."""
+    OF, i = data.of.vector, level.rows
+    ext = np.moveaxis(fext[..., level.id_index, :], -2, 0)            # (K, *fext batch, 6)
+    ext = ext.reshape(ext.shape[:1] + (1,) * (OF.ndim - ext.ndim) + ext.shape[1:])
+    # of_i -= oMi fext_i
+    OF[i] = OF[i] - matvec(W.Xf[i], ext)
+    call.done(S.ABA_WORLD_FEXT, level.forward_ids)
+
+
+def _aba_world_backward_step(call, level, W, model, data, uT):
+    """Mirrors AbaWorldConventionBackwardStep::algo for the joints of one level; eliminates each
+    joint into its parent. Returns the level's ``(Dinv, UDinv)`` by group."""
+    C, nb = W.C, len(W.shape)
+    Ya, OF, OA_GF = data.oYaba.matrix, data.of.vector, data.oa_gf.vector
+    cols = level.v_index
+    J = W.J[cols]
+    # u_i -= J_i^T of_i
+    uT[cols] -= np.vecdot(J, OF[C.row[cols]])
+    # U_i = oYaba_i J_i
+    U = mv(Ya[C.row[cols]], J)
+    D, start = [], 0
+    for group in level.groups:
+        K, nvg = len(group.ids), group.nv
+        span, start = slice(start, start + K * nvg), start + K * nvg
+        Jg, Ug = _joint_matrices(J[span], nvg, K), _joint_matrices(U[span], nvg, K)
+        # StU_i = J_i^T U_i + armature_i ;  Dinv_i = StU_i^-1 ;  UDinv_i = U_i Dinv_i
+        StU = Jg.mT @ Ug + np.eye(nvg) * armature_rows(model, group, nb)[..., None]
+        Dinv = _stys_inversion(group, StU)
+        UDinv = Ug @ Dinv
+        write_joint_data(data, group, U=Ug, StU=StU, Dinv=Dinv, UDinv=UDinv)
+        D.append((Dinv, UDinv))
+        if level.has_parent:
+            rows = slice(group.rows.start, group.rows.stop)
+            # oYaba_i -= UDinv_i U_i^T
+            Ia = Ya[rows] - UDinv @ Ug.mT
+            Ya[rows] = Ia
+            # of_i += oYaba_i oa_gf_i + UDinv_i u_i
+            u = _joint_vectors(uT[group.v_index], nvg, K)
+            OF[rows] = OF[rows] + (matvec(Ia, OA_GF[rows]) + matvec(UDinv, u))
+    if not level.has_parent:
+        call.done(S.ABA_WORLD_BACKWARD, level.backward_ids)
+        return D
+    i = level.rows
+    for children, parents, ids in level.rounds:
+        # oYaba_parent += oYaba_i ;  of_parent += of_i
+        Ya[parents] = Ya[parents] + Ya[i][children]
+        OF[parents] = OF[parents] + OF[i][children]
+        call.done(S.ABA_WORLD_BACKWARD, ids)
+    return D
+
+
+def _aba_world_forward_step2(call, W, passed, model, data, uT, ddqT):
+    """Mirrors AbaWorldConventionForwardStep2::algo: oa_gf_i and ddq_i level by level (a child
+    reads its parent's final oa_gf), then oa_i and of_i for every joint at once. ``passed``:
+    what pass 2 returned, level by level."""
+    OA_GF, OV = data.oa_gf.vector, data.ov.vector
+    for level, D in zip(W.T.levels, passed):
+        i, p = level.rows, level.parent_rows
+        # oa_gf_i += oa_gf_parent
+        OA_GF[i] = OA_GF[i] + OA_GF[p]
+        start = 0
+        for group, (Dinv, UDinv) in zip(level.groups, D):
+            K, nvg = len(group.ids), group.nv
+            rows = slice(group.rows.start, group.rows.stop)
+            span = level.v_index[start:start + K * nvg]
+            start += K * nvg
+            # ddq_i = Dinv_i u_i - UDinv_i^T oa_gf_i
+            u = _joint_vectors(uT[group.v_index], nvg, K)
+            ddq = matvec(Dinv, u) - vecmat(OA_GF[rows], UDinv)
+            ddqT[group.v_index] = _entries(ddq)
+            # oa_gf_i += J_i ddq_i
+            OA_GF[rows] = OA_GF[rows] + matvec(_joint_matrices(W.J[span], nvg, K), ddq)
+    # oa_i = oa_gf_i + gravity
+    data.oa.vector[1:] = OA_GF[1:] + model.gravity.vector
+    # of_i = oinertias_i oa_gf_i + ov_i x* oh_i
+    data.of.vector[1:] = mv(W.Y[1:], OA_GF[1:]) + mv(crf(OV[1:]), data.oh.vector[1:])
+    for level in W.T.levels:
+        call.done(S.ABA_WORLD_FORWARD2, level.forward_ids)
+
+
+def _aba_world_final_step(call, level, data):
+    """The last loop of Pinocchio's abaWorldConvention (overload without fext) for the joints of
+    one level: ``of[parent] += of[i]``, parent 0 included."""
+    OF = data.of.vector
+    f = OF[level.rows]
+    for children, parents, ids in level.rounds:
+        # of_parent += of_i
+        OF[parents] = OF[parents] + f[children]
+        call.done(S.ABA_WORLD_FINAL_LOOP, ids)
+
+
+def _init_step(call, data):
+    """``of[0].setZero()``, in the overload without fext."""
+    data.of.vector[0] = 0.0
+    call.done(S.ABA_WORLD_INIT, (0,))
+
+
+def aba_world(call, model, data, q, v, tau, fext):
+    """``pinocchio::impl::abaWorldConvention`` (see the module docstring), run by ``aba`` for
+    ``convention=Convention.WORLD`` inside its ``call``. Returns an owned copy of ``data.ddq``."""
+    q, arrays, shape = state(model, q, data=data, v=v, tau=tau)
+    q, v, tau = full(shape, q, arrays["v"], arrays["tau"])
+    fext = external_forces(model, fext, shape)
+    widen(data, shape, "liMi", "oMi", "ov", "oa", "oa_gf", "oh", "of", "oYaba")
+    W = _World()
+    W.T, W.shape = Walk(model, q, v), shape
+    W.C = columns(model, W.T)
+    data.oa_gf.vector[0] = -model.gravity.vector
+    data.u = np.array(tau)
+    data.ddq = np.zeros(shape + (model.nv,))
+    uT, ddqT = tangent_rows(data.u), tangent_rows(data.ddq)
+    if fext is None:
+        call.run(S.ABA_WORLD_INIT, _init_step, call, data)
+    # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J   (no parent read)
+    kin = joint_calc(W.T, data, q, v, shape, actions=False)
+    call.run(S.ABA_WORLD_FORWARD1, _aba_world_forward_step1, call, W, kin, data)
+    for level in W.T.levels:
+        # pass 1 is complete for these joints; of_i -= oMi fext_i right after (Pinocchio's order)
+        call.done(S.ABA_WORLD_FORWARD1, level.forward_ids)
+        if fext is not None:
+            call.run(S.ABA_WORLD_FEXT, _fext_world_step, call, level, W, data, fext)
+    passed = []
+    try:
+        for level in reversed(W.T.levels):
+            passed.append(call.run(S.ABA_WORLD_BACKWARD, _aba_world_backward_step, call, level, W,
+                                   model, data, uT))
+    except NotPositiveDefiniteError as err:
+        # no half-written result that looks valid: ddq and u hold NaN
+        data.ddq[...] = np.nan
+        data.u[...] = np.nan
+        raise NotPositiveDefiniteError(
+            f"aba: joint {model.names[err.joint_id]!r}: {err}", joint_id=err.joint_id) from None
+    call.run(S.ABA_WORLD_FORWARD2, _aba_world_forward_step2, call, W, passed[::-1], model, data,
+             uT, ddqT)
+    if fext is None:
+        for level in reversed(W.T.levels):
+            call.run(S.ABA_WORLD_FINAL_LOOP, _aba_world_final_step, call, level, data)
+    call.shape = shape
+    data.mark("aba", "liMi", "oMi", "J", "ov", "oa_gf", "oinertias", "oYcrb", "oYaba", "oh", "of",
+              "u", "ddq", "oa")
+    return data.ddq.copy()
