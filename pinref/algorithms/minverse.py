@@ -151,12 +151,12 @@ def _minverse_forward_step2(level, L, UDinvs, data, J, Mw, shape):
             Mg = Mg - UDinv.mT @ Fp
             Mw[group.v_index, ..., c0:] = _rows_of_joints(Mg)
         # Fcrb[i][:, idx_v:] = J_i Minv[i, idx_v:] (+ Fcrb[parent][:, idx_v:])
-        Fi = _joint_matrices(J[L.cols[span]], nvg, K) @ Mg
+        Jg = _joint_matrices(J[L.cols[span]], nvg, K)
+        Fi = Jg * Mg if nvg == 1 else Jg @ Mg
         if level.has_parent:
-            Fi = Fi + Fp
-        mask = mask.reshape((K,) + (1,) * (len(shape) + 1) + mask.shape[1:])
-        rows = slice(group.rows.start, group.rows.stop)
-        Fm[rows, ..., c0:] = np.where(mask, Fi, Fm[rows, ..., c0:])
+            Fi += Fp
+        for k, start in enumerate(mask.argmax(axis=1)):
+            Fm[group.rows.start + k, ..., c0 + start:] = Fi[k, ..., start:]
 
 
 def _kept(array, shape):
