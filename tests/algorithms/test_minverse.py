@@ -97,20 +97,31 @@ def test_computeMinverse_matches_pin(model_name, batch):
         _assert_hidden_caches(rmodel, rdata, pdata, idx, batch)
 
 
+def _world_aba(lib, model, data, q, v, tau):
+    return lib.aba(model, data, q, v, tau, convention=lib.Convention.WORLD)
+
+
+def _aba_derivatives(lib, model, data, q, v, tau):
+    return lib.computeABADerivatives(model, data, q, v, tau)
+
+
+@pytest.mark.parametrize("before", [_world_aba, _aba_derivatives], ids=["aba_WORLD", "abaDerivs"])
 @pytest.mark.parametrize("batch", BATCHES, ids=str)
 @pytest.mark.parametrize("model_name", MODEL_NAMES)
-def test_reuse_overload_after_aba_derivatives_matches_pin(model_name, batch):
-    """computeMinverse(model, data) on the WORLD U, Dinv, UDinv and J that
-    computeABADerivatives leaves, at another state than the Data's last Minv."""
+def test_reuse_overload_matches_pin(model_name, batch, before):
+    """computeMinverse(model, data) on the WORLD U, Dinv, UDinv and J that aba(WORLD) or
+    computeABADerivatives leaves, at another state than the Data's last Minv (its stale
+    SDinv and Fcrb columns)."""
     rmodel, pmodel, q, v, tau = _setup(model_name, batch, "reuse")
     rdata = pinref.Data(rmodel)
-    pinref.computeMinverse(rmodel, rdata, q[..., ::-1, :] if batch else q)
-    pinref.computeABADerivatives(rmodel, rdata, q, v, tau)
+    other = q[..., ::-1, :] if batch else pin.neutral(pmodel)
+    pinref.computeMinverse(rmodel, rdata, other)
+    before(pinref, rmodel, rdata, q, v, tau)
     got = pinref.computeMinverse(rmodel, rdata)
     for idx in np.ndindex(*batch):
         pdata = pmodel.createData()
-        pin.computeMinverse(pmodel, pdata, (q[..., ::-1, :] if batch else q)[idx])
-        pin.computeABADerivatives(pmodel, pdata, q[idx], v[idx], tau[idx])
+        pin.computeMinverse(pmodel, pdata, other[idx] if batch else other)
+        before(pin, pmodel, pdata, q[idx], v[idx], tau[idx])
         ref = pin.computeMinverse(pmodel, pdata)
         assert_close(got[idx], ref, what=f"returned Minv at state {idx}")
         _assert_matches_pin(rmodel, rdata, pmodel, pdata, idx, batch, "computeMinverse()")
@@ -118,16 +129,17 @@ def test_reuse_overload_after_aba_derivatives_matches_pin(model_name, batch):
 
 @pytest.mark.parametrize("model_name", ["manipulator", "tree0"])
 def test_call_sequence_on_one_data_matches_pin(model_name):
-    """Both overloads mixed with crba, kinematics and the ABA derivatives on one Data, every
-    cache of ``_caches`` compared after every call: Fcrb[i]'s columns right of joint i's
-    subtree keep computeMinverse's values through crba, the reuse overload reads what the last
-    WORLD-frame call left."""
+    """Both overloads mixed with crba, kinematics, aba(WORLD) and the ABA derivatives on one
+    Data, every cache of ``_caches`` compared after every call: Fcrb[i]'s columns right of
+    joint i's subtree keep computeMinverse's values through crba, the reuse overload reads what
+    the last WORLD-frame call left."""
     rmodel, pmodel, q, v, tau = _setup(model_name, (2,), "sequence")
     rdata, pdata = pinref.Data(rmodel), pmodel.createData()
     steps = [("crba", 0), ("computeMinverse", 1), ("computeMinverse", None),
              ("forwardKinematics", 0), ("computeMinverse", None),
              ("computeABADerivatives", 0), ("computeMinverse", None), ("crba", 1),
-             ("computeMinverse", 0), ("computeABADerivatives", 1), ("computeMinverse", 0)]
+             ("computeMinverse", 0), ("abaWorld", 1), ("computeMinverse", None),
+             ("computeABADerivatives", 1), ("computeMinverse", 0)]
     for name, k in steps:
         if name == "computeMinverse" and k is None:
             args = ()
@@ -137,8 +149,12 @@ def test_call_sequence_on_one_data_matches_pin(model_name):
             args = (q[k], v[k])
         else:
             args = (q[k], v[k], tau[k])
-        getattr(pinref, name)(rmodel, rdata, *args)
-        getattr(pin, name)(pmodel, pdata, *args)
+        if name == "abaWorld":
+            _world_aba(pinref, rmodel, rdata, *args)
+            _world_aba(pin, pmodel, pdata, *args)
+        else:
+            getattr(pinref, name)(rmodel, rdata, *args)
+            getattr(pin, name)(pmodel, pdata, *args)
         _assert_matches_pin(rmodel, rdata, pmodel, pdata, (), (), f"{name} {k}")
 
 
@@ -203,6 +219,11 @@ def test_reuse_overload_without_world_aba_raises():
     with pytest.raises(NotComputedError, match="LOCAL convention"):
         pinref.computeMinverse(rmodel, rdata)
     # a WORLD-frame call after the LOCAL aba makes them valid again
+    pinref.aba(rmodel, rdata, q, v, tau, convention=pinref.Convention.WORLD)
+    assert_close(pinref.computeMinverse(rmodel, rdata), Minv)
+    pinref.aba(rmodel, rdata, q, v, tau)
+    with pytest.raises(NotComputedError, match="LOCAL convention"):
+        pinref.computeMinverse(rmodel, rdata)
     pinref.computeABADerivatives(rmodel, rdata, q, v, tau)
     assert_close(pinref.computeMinverse(rmodel, rdata), Minv)
 
