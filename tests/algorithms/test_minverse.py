@@ -11,25 +11,21 @@ import numpy as np
 import pinocchio as pin
 import pytest
 from conftest import assert_close
-from models import MODEL_NAMES, build, cache_getter, random_states
-from test_rnea_derivatives import _seed
+from models import MODEL_NAMES, cache_getter
+from test_rnea_derivatives import _setup
 
 import pinref
-from pinref.errors import (ArgumentTypeError, DataModelMismatchError, ModelError,
-                           NotComputedError, NotNormalizedError, NotPositiveDefiniteError,
-                           ShapeError)
+from pinref.errors import (
+    ArgumentTypeError,
+    DataModelMismatchError,
+    ModelError,
+    NotComputedError,
+    NotNormalizedError,
+    NotPositiveDefiniteError,
+    ShapeError,
+)
 
 BATCHES = [(), (5,), (2, 3)]
-
-
-def _setup(model_name, batch, *key):
-    """Models with the same random armature, and random states for ``batch``."""
-    rng = np.random.default_rng(_seed(model_name, batch, "minverse", *key))
-    rmodel, pmodel = build(model_name)
-    rmodel.armature = rng.uniform(0.1, 1.0, rmodel.nv)
-    pmodel.armature = rmodel.armature.copy()
-    q, v, tau = random_states(pmodel, batch, rng)
-    return rmodel, pmodel, q, v, tau
 
 
 def _caches(model, data, lib, idx, batch):
@@ -85,7 +81,7 @@ def _assert_hidden_caches(rmodel, rdata, pdata, idx, batch):
 @pytest.mark.parametrize("batch", BATCHES, ids=str)
 @pytest.mark.parametrize("model_name", MODEL_NAMES)
 def test_computeMinverse_matches_pin(model_name, batch):
-    rmodel, pmodel, q, _, _ = _setup(model_name, batch)
+    rmodel, pmodel, q, _, _, _ = _setup(model_name, batch, "minverse")
     rdata = pinref.Data(rmodel)
     got = pinref.computeMinverse(rmodel, rdata, q)
     assert got.shape == batch + (rmodel.nv, rmodel.nv)
@@ -112,7 +108,7 @@ def test_reuse_overload_matches_pin(model_name, batch, before):
     """computeMinverse(model, data) on the WORLD U, Dinv, UDinv and J that aba(WORLD) or
     computeABADerivatives leaves, at another state than the Data's last Minv (its stale
     SDinv and Fcrb columns)."""
-    rmodel, pmodel, q, v, tau = _setup(model_name, batch, "reuse")
+    rmodel, pmodel, q, v, tau, _ = _setup(model_name, batch, "reuse")
     rdata = pinref.Data(rmodel)
     other = q[..., ::-1, :] if batch else pin.neutral(pmodel)
     pinref.computeMinverse(rmodel, rdata, other)
@@ -133,7 +129,7 @@ def test_call_sequence_on_one_data_matches_pin(model_name):
     Data, every cache of ``_caches`` compared after every call: Fcrb[i]'s columns right of
     joint i's subtree keep computeMinverse's values through crba, the reuse overload reads what
     the last WORLD-frame call left."""
-    rmodel, pmodel, q, v, tau = _setup(model_name, (2,), "sequence")
+    rmodel, pmodel, q, v, tau, _ = _setup(model_name, (2,), "sequence")
     rdata, pdata = pinref.Data(rmodel), pmodel.createData()
     steps = [("crba", 0), ("computeMinverse", 1), ("computeMinverse", None),
              ("forwardKinematics", 0), ("computeMinverse", None),
@@ -162,7 +158,7 @@ def test_call_sequence_on_one_data_matches_pin(model_name):
 def test_minv_is_the_inverse_of_pins_mass_matrix(model_name):
     """(M + diag(armature)) Minv = I with M from pin's crba (which symmetrises M and adds the
     armature)."""
-    rmodel, pmodel, q, _, _ = _setup(model_name, (3,), "identity")
+    rmodel, pmodel, q, _, _, _ = _setup(model_name, (3,), "identity")
     Minv = pinref.computeMinverse(rmodel, pinref.Data(rmodel), q)
     eye = np.eye(rmodel.nv)
     for idx in np.ndindex(3):
@@ -174,7 +170,7 @@ def test_minv_is_the_inverse_of_pins_mass_matrix(model_name):
 
 def test_result_is_an_owned_copy_and_data_minv_is_symmetric():
     """pin's Python returns a copy of data.Minv, which its binding fills on both sides."""
-    rmodel, pmodel, q, _, _ = _setup("humanoid", (2,), "copies")
+    rmodel, pmodel, q, _, _, _ = _setup("humanoid", (2,), "copies")
     for lib, model, data in ((pinref, rmodel, pinref.Data(rmodel)),
                              (pin, pmodel, pmodel.createData())):
         for args in ((q[0],), ()):
@@ -189,7 +185,7 @@ def test_result_is_an_owned_copy_and_data_minv_is_symmetric():
 
 @pytest.mark.parametrize("model_name", ["humanoid", "tree1"])
 def test_a_state_gives_the_same_bits_alone_or_in_a_batch(model_name):
-    rmodel, _, q, _, _ = _setup(model_name, (2, 3), "bits")
+    rmodel, _, q, _, _, _ = _setup(model_name, (2, 3), "bits")
     rdata = pinref.Data(rmodel)
     batched = pinref.computeMinverse(rmodel, rdata, q)
     reused = pinref.computeMinverse(rmodel, rdata)
@@ -202,7 +198,7 @@ def test_a_state_gives_the_same_bits_alone_or_in_a_batch(model_name):
 def test_reuse_overload_without_world_aba_raises():
     """Pinocchio reads the initial zeros (fresh Data) or aba's LOCAL U (its default
     convention) and returns a wrong Minv; pinref refuses."""
-    rmodel, pmodel, q, v, tau = _setup("manipulator", (), "errors")
+    rmodel, pmodel, q, v, tau, _ = _setup("manipulator", (), "errors")
     Minv = pin.computeMinverse(pmodel, pmodel.createData(), q)
     pdata = pmodel.createData()
     pin.aba(pmodel, pdata, q, v, tau)
@@ -229,7 +225,7 @@ def test_reuse_overload_without_world_aba_raises():
 
 
 def test_bad_input_raises_typed_errors():
-    rmodel, _, q, _, _ = _setup("humanoid", (), "bad input")
+    rmodel, _, q, _, _, _ = _setup("humanoid", (), "bad input")
     rdata = pinref.Data(rmodel)
     with pytest.raises(ShapeError, match="q"):
         pinref.computeMinverse(rmodel, rdata, np.zeros(rmodel.nq + 1))
