@@ -24,7 +24,9 @@ from . import (aba, center_of_mass, crba, energy, frames, geometry, jacobian, jo
 from ._args import ArgumentPosition, Convention, KinematicLevel, ReferenceFrame
 from .aba_derivatives import computeABADerivatives
 from .center_of_mass import *  # noqa: F401,F403
+from . import cholesky
 from .compute_all_terms import computeAllTerms
+from .contact_dynamics import *  # noqa: F401,F403
 from .coriolis import computeCoriolisMatrix, getCoriolisMatrix
 from .energy import *  # noqa: F401,F403
 from .frames import *  # noqa: F401,F403
@@ -61,4 +63,5 @@ __all__ = ["Convention", "forwardKinematics", "nonLinearEffects", "computeMinver
            *frames.__all__, *geometry.__all__, *jacobian.__all__,
            *center_of_mass.__all__, *energy.__all__, *joint_configuration.__all__,
            "computeCoriolisMatrix", "getCoriolisMatrix", "computeAllTerms",
-           *regressor.__all__, *frames_derivatives.__all__, *kinematics_derivatives.__all__]
+           *regressor.__all__, *frames_derivatives.__all__, *kinematics_derivatives.__all__,
+           "cholesky", *contact_dynamics.__all__]

@@ -127,6 +127,21 @@ class Data:
         for i, fields in sources.items():
             self.joints[i] = RowJointData(self.joints[i], fields)
         self.nvSubtree = _nv_subtree(model)               # dofs of the subtree rooted at i
+        # --- Cholesky M = U D U^T (cholesky.hxx), contact dynamics (contact-dynamics.hxx) ----
+        # dof rows j = 0 .. nv-1: the row of j's parent dof (-1 at a root), and the dofs of j's
+        # subtree counted from j (j's descendants are the rows j+1 .. j+nvSubtree_fromRow[j]-1)
+        self.parents_fromRow, self.nvSubtree_fromRow = _rows(model, self.nvSubtree)
+        self.U = np.eye(nv)                               # unit upper factor U     (..., nv, nv)
+        self.D = np.zeros(nv)                             # diagonal factor D          (..., nv)
+        self.Dinv = np.zeros(nv)                          # 1 / D                      (..., nv)
+        # contacts: J (nc, nv) the constraint Jacobian, gamma (nc,) its drift, mu the damping
+        self.torque_residual = np.zeros(nv)               # M^-1 (tau - nle)           (..., nv)
+        self.sDUiJt = np.zeros((nv, nv))                  # D^-1/2 U^-1 J^T        (..., nv, nc)
+        self.JMinvJt = np.zeros((0, 0))                   # J M^-1 J^T + mu I      (..., nc, nc)
+        self.llt_JMinvJt = np.zeros((0, 0))               # its Cholesky factor L  (..., nc, nc)
+        self.lambda_c = np.zeros(0)                       # contact forces (forwardDyn.) (..., nc)
+        self.impulse_c = np.zeros(0)                      # contact impulses             (..., nc)
+        self.dq_after = np.zeros(nv)                      # velocity after the impact    (..., nv)
         # --- which call last wrote each cache (pinref only; read by the query functions) -----
         self.written = {}                  # cache name -> name of the call, last written last
         self.batch_shape = ()                             # batch shape of the last call
@@ -261,3 +276,18 @@ def _nv_subtree(model):
         out[i] += model.nvs[i] if i > 0 else 1
         out[model.parents[i]] += out[i]
     return out
+
+
+def _rows(model, nv_subtree):
+    """``Data::parents_fromRow`` and ``Data::nvSubtree_fromRow`` (computeParents_fromRow): for
+    the first dof row of joint i, its parent joint's last row (-1 under the universe) and
+    nvSubtree[i]; each further row of i has the row before it as parent and one dof fewer."""
+    parents, nvt = [-1] * model.nv, [-1] * model.nv
+    for i in range(1, model.njoints):
+        start, parent = model.idx_vs[i], model.parents[i]
+        parents[start] = model.idx_vs[parent] + model.nvs[parent] - 1 if parent > 0 else -1
+        nvt[start] = nv_subtree[i]
+        for row in range(1, model.nvs[i]):
+            parents[start + row] = start + row - 1
+            nvt[start + row] = nv_subtree[i] - row
+    return parents, nvt
