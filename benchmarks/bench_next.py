@@ -24,6 +24,9 @@ def _calls(lib, model, data, q, v, a):
         "aba": lambda s: lib.aba(model, data, q[s], v[s], a[s]),
         # --- computeMinverse ---
         "computeMinverse": lambda s: lib.computeMinverse(model, data, q[s]),
+        # --- Coriolis, computeAllTerms ---
+        "computeCoriolisMatrix": lambda s: lib.computeCoriolisMatrix(model, data, q[s], v[s]),
+        "computeAllTerms": lambda s: lib.computeAllTerms(model, data, q[s], v[s]),
         # --- regressors ---
         "computeJointTorqueRegressor":
             lambda s: lib.computeJointTorqueRegressor(model, data, q[s], v[s], a[s]),

@@ -51,10 +51,11 @@ mass, com and vcom read the joint's complete sums and run for every joint after 
 import numpy as np
 
 from ..spatial import Force, Inertia
-from ..spatial._kernels import ANGULAR, LINEAR, cross
+from ..spatial._kernels import ANGULAR, EPS, LINEAR, cross
 from ._args import state
 from ._levels import Walk, crf, crm, expand, full, joint_calc, matvec, vecmat, widen
 from .center_of_mass import _write_back
+from .coriolis import placement_velocity_step
 from .energy import _kinetic_energy_forward_step, _potential_energy_step, _scalar
 from .rnea_derivatives import (
     _action_matrices,
@@ -67,24 +68,8 @@ from .rnea_derivatives import (
     mv,
     packed,
     subspace_columns,
-    world_placements_step,
     write_blocks,
 )
-
-
-def _cat_velocity_step(level, kin, data):
-    """The statements of CATForwardStep::algo that read the parent's placement and velocity,
-    for the joints of one level: oMi and v."""
-    i, p = level.rows, level.parent_rows
-    V = data.v.vector
-    # oMi = oMi[parent] liMi
-    world_placements_step(level, data)
-    if level.has_parent:
-        # v_i = v_J + liMi^-1 v_parent
-        V[i] = kin.vJ[i] + matvec(kin.X[i], V[p])
-    else:
-        # v_i = v_J
-        V[i] = kin.vJ[i]
 
 
 def _cat_acceleration_step(level, kin, data):
@@ -110,9 +95,10 @@ def _cat_forward_columns(T, C, data, Sc, shape, P):
     # ov_i = oMi v_i
     OV[1:] = mv(X, V[1:])
     # oYcrb_i = oMi Y_i   (X* Y X*^T) ;  doYcrb_i = ov_i x* oYcrb_i - oYcrb_i ov_i x
+    # = -(Z^T + Z) with Z = oYcrb_i ov_i x   (v x* = -(v x)^T, oYcrb_i symmetric)
     Yi = np.matmul(Xf @ expand(T.inertia_matrix[1:], len(shape)), Xf.mT, out=Y[1:])
-    ov_x = crm(OV[1:])
-    dY[1:] = -(ov_x.mT @ Yi) - Yi @ ov_x
+    Z = Yi @ crm(OV[1:])
+    np.negative(Z.mT + Z, out=dY[1:])
     # J_i = oMi S_i ;  dJ_i = ov_i x J_i
     J = mv(X[C.row - 1], Sc)
     dJ = mv(crm(OV[C.row]), J)
@@ -150,13 +136,13 @@ def _cat_backward_columns(C, Y, dY, J, dJ, F, Sc, M):
     return Ag, dAg, nle
 
 
-def _cat_subtree_coms(T, data, Y, H, shape):
+def _cat_subtree_coms(T, data, Y, H):
     """mass[i], com[i] (frame i), vcom[i] = h[i].linear / mass[i] for every joint, and the
     universe's (world frame) from the complete sums."""
     R, p = data.oMi.rotation, data.oMi.translation
     mass = Y[..., 0, 0].copy()
-    # oYcrb_i.lever = (m c) / m, read off the block m [c]x
-    lever = _inertia_from_matrix(Y).lever
+    # oYcrb_i.lever = (m c) / m, m c read off the block m [c]x (entries (2, 1), (0, 2), (1, 0))
+    lever = Y[..., (5, 3, 4), (1, 2, 0)] / np.maximum(mass, EPS)[..., None]
     # com_i = oMi^-1 oYcrb_i.lever   (i >= 1) ;  com_0 = oYcrb_0.lever
     com = lever.copy()
     com[1:] = vecmat(lever[1:] - p[1:], R[1:])
@@ -169,7 +155,7 @@ def _cat_subtree_coms(T, data, Y, H, shape):
     return mass[0], com[0], vcom[0]
 
 
-def _centroidal_terms(model, data, Ag, dAg, Y0, h0, f0, com0, vcom0, mass0):
+def _centroidal_terms(model, data, Ag, dAg, oY0, h0, f0, com0, vcom0, mass0):
     """The driver's closing statements: Ag and dAg moved to the CoM, hg, dhg, Jcom, Ig, g."""
     Ag_lin, dAg_lin = Ag[..., LINEAR], dAg[..., LINEAR]
     c, vc = com0[None], vcom0[None]
@@ -184,8 +170,7 @@ def _centroidal_terms(model, data, Ag, dAg, Y0, h0, f0, com0, vcom0, mass0):
     # Jcom = Ag.linear / mass_0
     data.Jcom = matrix_face(Ag_lin) / mass0[..., None, None]
     # Ig = (mass_0, 0, oYcrb_0.inertia)
-    I0 = _inertia_from_matrix(Y0).inertia
-    data.Ig = Inertia.unchecked(mass0.copy(), np.zeros(mass0.shape + (3,)), I0)
+    data.Ig = Inertia.unchecked(mass0.copy(), np.zeros(mass0.shape + (3,)), oY0.inertia.copy())
     # g = -Ag.linear^T gravity.linear
     data.g = -moved(Ag_lin @ model.gravity.linear, 0, -1)
 
@@ -210,7 +195,7 @@ def computeAllTerms(model, data, q, v):
     q, arrays, shape = state(model, q, data=data, v=v)
     q, v = full(shape, q, arrays["v"])
     model.check_compact_subtrees("computeAllTerms")
-    nv, n, nb = model.nv, model.njoints, len(shape)
+    nv, n = model.nv, model.njoints
     widen(data, shape, "liMi", "oMi", "v", "ov", "a", "a_gf", "h", "f", "doYcrb")
     data.M = np.zeros(shape + (nv, nv))
     # v_0 = 0 ; a_0 = 0 ; a_gf_0 = -gravity   (h_0 = 0 and oYcrb_0 = 0 below)
@@ -222,7 +207,8 @@ def computeAllTerms(model, data, q, v):
     # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] M_J   (every joint)
     kin = joint_calc(T, data, q, v, shape)
     for level in T.levels:
-        _cat_velocity_step(level, kin, data)
+        # oMi = oMi[parent] liMi ;  v_i = v_J + liMi^-1 v_parent   (as CoriolisMatrixForwardStep)
+        placement_velocity_step(level, kin, data)
     # a_i = a_gf_i = c_J + v_i x v_J   (every joint)
     bias = matvec(crm(data.v.vector[1:]), kin.vJ[1:])
     if kin.c is not None:
@@ -242,13 +228,14 @@ def computeAllTerms(model, data, q, v):
         _cat_backward_step(level, kin, buf, forces)
     Ag, dAg, data.nle = _cat_backward_columns(C, Y, dY, J, dJ, F, Sc, data.M)
     data.h.vector[:], data.f.vector[:], data.doYcrb.matrix[:] = H, F, dY
-    mass0, com0, vcom0 = _cat_subtree_coms(T.tree, data, Y, H, shape)
-    _centroidal_terms(model, data, Ag, dAg, Y[0], H[0], F[0], com0, vcom0, mass0)
+    mass0, com0, vcom0 = _cat_subtree_coms(T.tree, data, Y, H)
+    oY0 = _inertia_from_matrix(Y[0])
+    _centroidal_terms(model, data, Ag, dAg, oY0, H[0], F[0], com0, vcom0, mass0)
     # diag(M) += armature ;  M lower = M upper^T   (the binding)
     diagonal = np.einsum("...ii->...i", data.M)
     diagonal += model.armature
     np.copyto(data.M, data.M.mT, where=np.tri(nv, k=-1, dtype=bool))
-    data.oYcrb = _InertiasFromMatrices(Y, T.tree.pos, _inertia_from_matrix(Y[0]))
+    data.oYcrb = _InertiasFromMatrices(Y, T.tree.pos, oY0)
     data.J, data.dJ, data.Ag, data.dAg = map(matrix_face, (J, dJ, Ag, dAg))
     # computeMechanicalEnergy(model, data)
     data.kinetic_energy = _scalar(0.5 * _kinetic_energy_forward_step(model, T.tree, data))

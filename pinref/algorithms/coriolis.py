@@ -44,7 +44,7 @@ Inertia read off its matrix when first accessed.
 import numpy as np
 
 from ._args import check_data, state, writable
-from ._levels import Walk, crf, crm, expand, full, joint_calc, matvec, vecmat, widen
+from ._levels import Walk, crm, expand, full, joint_calc, matvec, vecmat, widen
 from .rnea_derivatives import (
     _action_matrices,
     _force_cross_matrix,
@@ -68,15 +68,16 @@ _FIX = ("computeRNEADerivatives(model, data, q, v, a) (or computeABADerivatives)
 def half_variation(Y, ov, oh):
     """``B_i = Y_i.variation(ov_i / 2) + B(oh_i / 2)`` for rows of ``Y (6x6)``, ``ov``, ``oh``:
     the closing lines of CoriolisMatrixForwardStep::algo, which getCoriolisMatrix repeats."""
-    half_x = crm(0.5 * ov)
-    # B_i = (ov_i / 2) x* Y_i - Y_i (ov_i / 2) x + B(oh_i / 2)
-    return _force_cross_matrix(0.5 * oh) - half_x.mT @ Y - Y @ half_x
+    # B_i = (ov_i / 2) x* Y_i - Y_i (ov_i / 2) x + B(oh_i / 2) ;  v x* = -(v x)^T and Y_i is
+    # symmetric, so the first two terms are -(Z^T + Z) with Z = Y_i (ov_i / 2) x
+    Z = Y @ crm(0.5 * ov)
+    return _force_cross_matrix(0.5 * oh) - (Z.mT + Z)
 
 
-def _coriolis_forward_step(level, kin, data):
-    """Mirrors CoriolisMatrixForwardStep::algo for the joints of one level, the statements that
-    read the parent: oMi and v (jcalc and liMi ran before; the rest runs after the level loop,
-    ``_coriolis_forward_columns``)."""
+def placement_velocity_step(level, kin, data):
+    """Mirrors the statements of CoriolisMatrixForwardStep::algo (and CATForwardStep::algo)
+    that read the parent, for the joints of one level: oMi and v (jcalc and liMi ran before;
+    the rest runs after the level loop, ``_coriolis_forward_columns``)."""
     i, p = level.rows, level.parent_rows
     V = data.v.vector
     # oMi = oMi[parent] liMi
@@ -161,7 +162,7 @@ def computeCoriolisMatrix(model, data, q, v):
     # jcalc(q, v) -> M_J, S_i, v_J ; liMi = jointPlacements[i] M_J   (every joint)
     kin = joint_calc(T, data, q, v, shape)
     for level in T.levels:
-        _coriolis_forward_step(level, kin, data)
+        placement_velocity_step(level, kin, data)
     buf, Yv, Bv = packed(model.njoints, shape, 36, 36)
     Y, B = (x.reshape(x.shape[:-1] + (6, 6)) for x in (Yv, Bv))
     J, dJ = _coriolis_forward_columns(T, C, data, subspace_columns(C, data, shape), shape, Y, B)

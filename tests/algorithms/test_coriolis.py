@@ -19,7 +19,13 @@ import numpy as np
 import pinocchio as pin
 import pytest
 from conftest import assert_close
-from models import MODEL_NAMES, assert_caches_match_pin, build, cache_getter, random_states
+from models import (
+    MODEL_NAMES,
+    assert_caches_match_pin,
+    build,
+    cache_getter,
+    random_states,
+)
 from test_rnea_derivatives import configuration_dependent_columns
 
 import pinref
@@ -173,20 +179,26 @@ def test_getter_before_a_derivative_pass_raises_not_computed():
     assert not np.any(data.C), "nothing is written before the error"
 
 
-def test_bad_input_raises_typed_errors():
+def check_state_errors(call):
+    """``call(model, data, q, v)`` refuses wrong sizes, an unnormalized quaternion and a Data
+    of another model with typed errors (shared with test_compute_all_terms.py)."""
     model = pinref.buildTutorialModel()
     data = pinref.Data(model)
     q, v = pinref.neutral(model), np.zeros(model.nv)
     with pytest.raises(errors.ShapeError, match="expected trailing shape"):
-        pinref.computeCoriolisMatrix(model, data, q[:-1], v)
+        call(model, data, q[:-1], v)
     with pytest.raises(errors.ShapeError, match="expected trailing shape"):
-        pinref.computeCoriolisMatrix(model, data, q, v[:-1])
+        call(model, data, q, v[:-1])
     bad = q.copy()
     bad[3:7] = [0.0, 0.0, 0.0, 2.0]
     with pytest.raises(errors.NotNormalizedError, match="'root_joint'.*normalize"):
-        pinref.computeCoriolisMatrix(model, data, bad, v)
+        call(model, data, bad, v)
     with pytest.raises(errors.DataModelMismatchError):
-        pinref.computeCoriolisMatrix(model, pinref.Data(pinref.buildSampleModelManipulator()),
-                                     q, v)
+        call(model, pinref.Data(pinref.buildSampleModelManipulator()), q, v)
+
+
+def test_bad_input_raises_typed_errors():
+    check_state_errors(pinref.computeCoriolisMatrix)
+    model = pinref.buildTutorialModel()
     with pytest.raises(errors.DataModelMismatchError):
         pinref.getCoriolisMatrix(model, pinref.Data(pinref.buildSampleModelManipulator()))
