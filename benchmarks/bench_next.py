@@ -20,6 +20,8 @@ def _calls(lib, model, data, q, v, a):
     kinematic regressor reads the oMi of the forwardKinematics run before timing. One block
     per item of the issue."""
     last = model.njoints - 1
+    J = lib.computeJointJacobian(model, model.createData(), q[0], last)[:3]
+    gamma = np.zeros(3)
     return {
         "aba": lambda s: lib.aba(model, data, q[s], v[s], a[s]),
         # --- computeMinverse ---
@@ -33,6 +35,11 @@ def _calls(lib, model, data, q, v, a):
         "computeStaticRegressor": lambda s: lib.computeStaticRegressor(model, data, q[s]),
         "computeJointKinematicRegressor":
             lambda s: lib.computeJointKinematicRegressor(model, data, last, lib.LOCAL),
+        # --- contact dynamics --- (a point contact: the linear rows of the last joint's Jacobian)
+        "forwardDynamics": lambda s: lib.forwardDynamics(model, data, q[s], v[s], a[s], J, gamma),
+        "impulseDynamics": lambda s: lib.impulseDynamics(model, data, q[s], v[s], J),
+        "computeKKTContactDynamicMatrixInverse":
+            lambda s: lib.computeKKTContactDynamicMatrixInverse(model, data, q[s], J),
     }
 
 
