@@ -207,6 +207,7 @@ def aba(model, data, q, v, tau, fext=None, convention=Convention.LOCAL):
         Wrench on each body, LOCAL frame of its joint; entry 0 is ignored.
     convention : Convention, default LOCAL
         WORLD runs ``abaWorldConvention`` instead (aba_world.py): the same ddq, other caches.
+        As in pin, it may come sixth, in fext's place (``aba(model, data, q, v, tau, WORLD)``).
 
     Returns
     -------
@@ -217,6 +218,9 @@ def aba(model, data, q, v, tau, fext=None, convention=Convention.LOCAL):
     parent > 0), u, ddq and the joints' U, StU, Dinv, UDinv. Raises NotPositiveDefiniteError
     naming the joint whose S^T Ia S + armature cannot be inverted.
     """
+    if isinstance(fext, Convention):
+        # pin.aba(model, data, q, v, tau, convention): the overload without fext
+        fext, convention = None, fext
     world = convention_of(convention, "aba") == Convention.WORLD
     with S.Call("abaWorldConvention" if world else "aba", model, data,
                 inputs(q=q, v=v, tau=tau, fext=fext)) as call:
