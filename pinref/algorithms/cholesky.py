@@ -37,8 +37,7 @@ import weakref
 
 import numpy as np
 
-from ..errors import NotPositiveDefiniteError, ShapeError
-from ..model.model import real_array
+from ..errors import NotPositiveDefiniteError
 from ..model.tree import tree
 from ._args import check_data, writable
 
@@ -169,15 +168,7 @@ def Mv(R, M, x):
     return y
 
 
-def _factors(model, data, where):
-    """``(Rows, U, D, Dinv)`` after a decompose in this Data (NotComputedError before)."""
-    data.require(where, "U", "pinref.cholesky.decompose(model, data)")
-    return rows(model, data), data.U, data.D, data.Dinv
-
-
-def _column_vectors(model, v, where):
-    """``v`` as ``(..., nv, 1)`` (checked: real, finite, trailing size nv)."""
-    return model.check_vector(v, f"{where}: v", model.nv)[..., None]
+_FIX_U = "pinref.cholesky.decompose(model, data)"
 
 
 def decompose(model, data):
@@ -194,37 +185,38 @@ def decompose(model, data):
     return _decompose(model, data, "decompose").copy()
 
 
+def solved(model, data, x):
+    """``M^-1 x`` as a new array for ``x (..., nv)``, with the factors in data (solve)."""
+    shape = np.broadcast_shapes(data.U.shape[:-2], x.shape[:-1])
+    y = np.array(np.broadcast_to(x, shape + x.shape[-1:]))[..., None]
+    return solve_in_place(rows(model, data), data.U, data.Dinv, y)[..., 0]
+
+
+def inverse(model, data):
+    """``M^-1`` as a new array, every entry, from the factors in data (solve on the identity)."""
+    Minv = np.array(np.broadcast_to(np.eye(model.nv), data.U.shape))
+    return solve_in_place(rows(model, data), data.U, data.Dinv, Minv)
+
+
 def solve(model, data, v):
     """``x = M^-1 v`` with the factors of the last ``decompose``; v ``(..., nv)``; returns
     x ``(..., nv)`` (v is not modified). Mirrors ``pinocchio.cholesky.solve``."""
     check_data(model, data)
-    R, U, _, Dinv = _factors(model, data, "solve")
-    x = _column_vectors(model, v, "solve")
-    x = np.array(np.broadcast_to(x, np.broadcast_shapes(U.shape[:-2], x.shape[:-2]) + x.shape[-2:]))
-    return solve_in_place(R, U, Dinv, x)[..., 0]
+    data.require("solve", "U", _FIX_U)
+    return solved(model, data, model.check_vector(v, "solve: v", model.nv))
 
 
 def computeMinv(model, data):
     """``M^-1`` from the factors of the last ``decompose``, symmetric ``(..., nv, nv)``;
     writes data.Minv and returns a copy. Mirrors ``pinocchio.cholesky.computeMinv``."""
     check_data(model, data)
-    R, U, _, Dinv = _factors(model, data, "computeMinv")
-    Minv = np.array(np.broadcast_to(np.eye(R.nv), U.shape))
-    solve_in_place(R, U, Dinv, Minv)
+    data.require("computeMinv", "U", _FIX_U)
+    Minv = inverse(model, data)
     # Minv_lower = Minv_upper^T
-    np.copyto(Minv, Minv.mT, where=np.tri(R.nv, k=-1, dtype=bool))
+    np.copyto(Minv, Minv.mT, where=np.tri(model.nv, k=-1, dtype=bool))
     data.Minv = Minv
     data.mark("computeMinv", "Minv")
     return Minv.copy()
-
-
-def check_matrix(x, name, nv):
-    """``x`` as a float array ``(..., rows, nv)`` (ShapeError naming ``name`` otherwise)."""
-    a = real_array(x, name)
-    if a.ndim < 2 or a.shape[-1] != nv:
-        raise ShapeError(f"{name}: expected a matrix of shape (..., nc, {nv}) (nv = {nv} "
-                         f"columns), got shape {a.shape}")
-    return a
 
 
 __all__ = ["computeMinv", "decompose", "solve"]

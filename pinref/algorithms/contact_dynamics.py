@@ -56,7 +56,7 @@ from ..model.model import bind_positional, real_array
 from . import steps as S
 from ._args import check_data, check_model
 from ._levels import inputs
-from .cholesky import Uiv, _decompose, rows, solve_in_place
+from .cholesky import Uiv, _decompose, inverse, rows, solved
 from .compute_all_terms import computeAllTerms
 from .crba_world import crba_world_upper
 
@@ -145,17 +145,9 @@ def _llt(A, mu, where):
         "damping > 0 (e.g. 1e-8 times the scale of M^-1), or drop the dependent rows")
 
 
-def _llt_solve(L, b):
-    """``(L L^T)^-1 b`` for ``b (..., nc)`` (Eigen's LLT::solveInPlace: two substitutions)."""
-    y = np.linalg.solve(L, b[..., None])
-    return np.linalg.solve(L.mT, y)[..., 0]
-
-
-def _solve(model, data, x):
-    """``M^-1 x`` for ``x (..., nv)`` with the factors in data (cholesky::solve), a new array."""
-    shape = np.broadcast_shapes(data.U.shape[:-2], x.shape[:-1])
-    y = np.array(np.broadcast_to(x, shape + x.shape[-1:]))[..., None]
-    return solve_in_place(rows(model, data), data.U, data.Dinv, y)[..., 0]
+def _llt_solve(L, B):
+    """``(L L^T)^-1 B`` for ``B (..., nc, k)`` (Eigen's LLT::solveInPlace: two substitutions)."""
+    return np.linalg.solve(L.mT, np.linalg.solve(L, B))
 
 
 def _forward_dynamics(model, data, tau, J, gamma, mu, where):
@@ -168,12 +160,12 @@ def _forward_dynamics(model, data, tau, J, gamma, mu, where):
     data.conform(model, shape)
     _decompose(model, data, where)
     # torque_residual = tau - nle ; cholesky::solve(torque_residual)
-    data.torque_residual = _solve(model, data, tau - data.nle)
+    data.torque_residual = solved(model, data, tau - data.nle)
     L = _delassus(model, data, J, mu, where)
     # lambda_c = -J torque_residual - gamma ; llt_JMinvJt.solveInPlace(lambda_c)
-    data.lambda_c = _llt_solve(L, -np.matvec(J, data.torque_residual) - gamma)
+    data.lambda_c = _llt_solve(L, (-np.matvec(J, data.torque_residual) - gamma)[..., None])[..., 0]
     # ddq = J^T lambda_c ; cholesky::solve(ddq) ; ddq += torque_residual
-    data.ddq = _solve(model, data, np.vecmat(data.lambda_c, J)) + data.torque_residual
+    data.ddq = solved(model, data, np.vecmat(data.lambda_c, J)) + data.torque_residual
     data.mark(where, "U", "D", "Dinv", "torque_residual", "sDUiJt", "JMinvJt", "llt_JMinvJt",
               "lambda_c", "ddq")
     return data.ddq.copy()
@@ -189,9 +181,9 @@ def _impulse_dynamics(model, data, v_before, J, r_coeff, mu, where):
     _decompose(model, data, where)
     L = _delassus(model, data, J, mu, where)
     # impulse_c = (-r - 1) J v_before ; llt_JMinvJt.solveInPlace(impulse_c)
-    data.impulse_c = _llt_solve(L, (-r_coeff - 1.0) * np.matvec(J, v_before))
+    data.impulse_c = _llt_solve(L, ((-r_coeff - 1.0) * np.matvec(J, v_before))[..., None])[..., 0]
     # dq_after = J^T impulse_c ; cholesky::solve(dq_after) ; dq_after += v_before
-    data.dq_after = _solve(model, data, np.vecmat(data.impulse_c, J)) + v_before
+    data.dq_after = solved(model, data, np.vecmat(data.impulse_c, J)) + v_before
     data.mark(where, "U", "D", "Dinv", "sDUiJt", "JMinvJt", "llt_JMinvJt", "impulse_c",
               "dq_after")
     return data.dq_after.copy()
@@ -207,10 +199,9 @@ def _kkt_inverse(model, data, J, where):
     L = data.llt_JMinvJt
     shape = _batch(where, L.shape[:-2], data.U.shape[:-2], J.shape[:-2])
     # bottomRight = -I ; llt_JMinvJt.solveInPlace(bottomRight)
-    BR = np.linalg.solve(L.mT, np.linalg.solve(L, -np.eye(nc)))
+    BR = _llt_solve(L, -np.eye(nc))
     # topLeft = I ; cholesky::solve(topLeft)
-    TL = solve_in_place(rows(model, data), data.U, data.Dinv,
-                        np.array(np.broadcast_to(np.eye(nv), data.U.shape)))
+    TL = inverse(model, data)
     # bottomLeft = J topLeft ; topRight = bottomLeft^T (-bottomRight)
     BL = J @ TL
     TR = BL.mT @ -BR
