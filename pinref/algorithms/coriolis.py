@@ -77,7 +77,8 @@ def half_variation(Y, ov, oh):
 def placement_velocity_step(level, kin, data):
     """Mirrors the statements of CoriolisMatrixForwardStep::algo (and CATForwardStep::algo)
     that read the parent, for the joints of one level: oMi and v (jcalc and liMi ran before;
-    the rest runs after the level loop, ``_coriolis_forward_columns``)."""
+    the rest runs after the level loop: ``_coriolis_forward_columns`` here,
+    ``_cat_forward_columns`` in compute_all_terms.py)."""
     i, p = level.rows, level.parent_rows
     V = data.v.vector
     # oMi = oMi[parent] liMi
