@@ -26,15 +26,24 @@ FIELDS = (
     ("joints.Dinv", True, ("jnv", "jnv")),
 )
 
+# The caches of the WORLD convention (abaWorldConvention, crbaWorldConvention), compared too
+# when ``world``: oYcrb as its matrix(), J and Ag (6, nv), mass and com (crba writes [0]).
+WORLD_FIELDS = (
+    ("ov", True, (6,)), ("oa", True, (6,)), ("oa_gf", True, (6,)), ("oh", True, (6,)),
+    ("of", True, (6,)), ("oYcrb", True, (6, 6)), ("oYaba", True, (6, 6)),
+    ("J", False, (6, "nv")), ("Ag", False, (6, "nv")), ("mass", True, ()), ("com", True, (3,)),
+)
+
 
 def _tail(tail, nv, jnv):
     return tuple(nv if d == "nv" else jnv if d == "jnv" else d for d in tail)
 
 
-def keys(model, ycrb_matrix=False):
-    """The ``(cache, index, tail shape)`` of every cache of ``model`` (pinref or pin Model)."""
+def keys(model, ycrb_matrix=False, world=False):
+    """The ``(cache, index, tail shape)`` of every cache of ``model`` (pinref or pin Model),
+    with the WORLD ones when ``world``."""
     out = []
-    for name, per_joint, tail in FIELDS:
+    for name, per_joint, tail in FIELDS + (WORLD_FIELDS if world else ()):
         if not per_joint:
             out.append((name, None, _tail(tail, model.nv, 0)))
             continue
@@ -52,8 +61,8 @@ def _value(data, name, i):
         x = getattr(data.joints[i], name[7:])
     elif name.startswith("Ycrb."):
         x = getattr(data.Ycrb[i], name[5:])
-    elif name == "Ycrb":
-        x = data.Ycrb[i].matrix()
+    elif name in ("Ycrb", "oYcrb"):
+        x = getattr(data, name)[i].matrix()
     elif i is None:
         x = getattr(data, name)
     else:
@@ -71,11 +80,11 @@ def _as_array(x):
     return x
 
 
-def pinref_caches(model, data, batch, ycrb_matrix=False):
+def pinref_caches(model, data, batch, ycrb_matrix=False, world=False):
     """The cache table of a pinref Data after a call on ``batch`` states (flattened to B)."""
     n = int(np.prod(batch)) if batch else 1
     out = {}
-    for name, i, tail in keys(model, ycrb_matrix):
+    for name, i, tail in keys(model, ycrb_matrix, world):
         x = np.asarray(_value(data, name, i), dtype=float)
         out[name, i] = np.broadcast_to(x, tuple(batch) + tail).reshape((n,) + tail)
     return out
@@ -90,16 +99,16 @@ class PinCaches:
     SE3, ``vector`` of a Motion or Force), known from :data:`FIELDS`.
     """
 
-    def __init__(self, pin_model, n, ycrb_matrix=False):
-        self.keys = keys(pin_model, ycrb_matrix)
+    def __init__(self, pin_model, n, ycrb_matrix=False, world=False):
+        self.keys = keys(pin_model, ycrb_matrix, world)
         self.arrays = {(name, i): np.empty((n,) + tail) for name, i, tail in self.keys}
         groups = {}
         for name, i, tail in self.keys:
             base, _, attr = name.partition(".")
-            if name == "Ycrb":
-                base, attr = "Ycrb", "matrix"
+            if name in ("Ycrb", "oYcrb"):
+                attr = "matrix"
             group = groups.setdefault((base, i), [])
-            needs_reshape = len(tail) == 2 and tail[1] == 1 and base == "joints"
+            needs_reshape = len(tail) == 2 and tail[1] == 1 and (base == "joints" or i is None)
             group.append((_getter(name, attr), self.arrays[name, i],
                           tail if needs_reshape else None))
         self.lists = sorted({base for base, i in groups if i is not None})
@@ -117,7 +126,8 @@ class PinCaches:
 
 
 _SE3 = ("liMi", "oMi", "joints.M")
-_SPATIAL_VECTORS = ("v", "a", "a_gf", "h", "f", "joints.v", "joints.c")
+_SPATIAL_VECTORS = ("v", "a", "a_gf", "h", "f", "joints.v", "joints.c", "ov", "oa", "oa_gf",
+                    "oh", "of")
 
 
 def _getter(name, attr):

@@ -3,6 +3,7 @@
     pinref diff                                   tutorial model, rnea + crba + aba, 100 states
     pinref diff --model humanoid --states 1000 --fext --armature 0.1
     pinref diff --model robot.urdf --free-flyer --algorithm aba --json
+    pinref diff --convention world                crba and aba in the WORLD convention
 
 The states run in chunks of bounded size (a few hundred MB per process), on every core once
 there are 2000 or more; pinref runs each chunk in one call, Pinocchio state by state. On a
@@ -43,6 +44,9 @@ def add(subparsers):
     p.add_argument("--tolerance", type=float, default=1e-12, metavar="T",
                    help="per cache, joint and state: max|pinref - pin| <= T max(1, max|pin|) "
                         "(default 1e-12)")
+    p.add_argument("--convention", choices=("local", "world"), default="local",
+                   help="the frame crba and aba work in on both sides (pinref.Convention; "
+                        "default local); world compares their WORLD caches too")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="also print every cache's worst errors and where they are")
@@ -91,7 +95,8 @@ def run(args):
                          given.get("tau"), fext=given.get("fext", True if args.fext else None),
                          armature=args.armature, algorithm=args.algorithm,
                          free_flyer=args.free_flyer, states=args.states, seed=args.seed,
-                         tolerance=args.tolerance, progress=progress)
+                         tolerance=args.tolerance, progress=progress,
+                         convention=args.convention)
     finally:
         progress.done()
     elapsed = time.perf_counter() - started

@@ -31,7 +31,7 @@ from ..model.states import random_states
 from ..tracing import trace
 from . import reference as R
 from .bridge import import_pinocchio, is_pinocchio_model
-from .caches import FIELDS, PinCaches, keys, pinref_caches
+from .caches import FIELDS, WORLD_FIELDS, PinCaches, keys, pinref_caches
 from .report import AlgorithmDiff, CacheDiff, Conditioning, DiffReport, Divergence, Location
 
 __all__ = ["ALGORITHMS", "CONDITIONING_FACTOR", "STATES_BYTES_LIMIT", "TOLERANCE", "compare"]
@@ -46,7 +46,9 @@ _VECTORS = ("tau", "nle", "g", "ddq", "u", "M")   # caches over nv: a row belong
 # joint-space block (or from what is): their rounding is amplified, the others' is not.
 CONDITIONING_FACTOR = 16.0
 _CONDITIONED = {"aba": ("Yaba", "joints.U", "joints.Dinv", "joints.UDinv", "joints.StU", "u",
-                        "f", "a", "a_gf", "ddq")}
+                        "f", "a", "a_gf", "ddq"),
+                "aba WORLD": ("oYaba", "joints.U", "joints.Dinv", "joints.UDinv", "joints.StU",
+                              "u", "of", "oa", "oa_gf", "ddq")}
 _EPS = float(np.finfo(float).eps)
 
 # The states of a run (q, v, a, tau, fext as float64 over the whole batch) are held at once:
@@ -59,7 +61,7 @@ PARALLEL_MIN_STATES = 2000
 
 def compare(model, q=None, v=None, a=None, tau=None, *, fext=None, armature=None,
             algorithm="all", free_flyer=False, states=100, seed=0, tolerance=TOLERANCE,
-            progress=None, workers=None, chunk_size=None):
+            progress=None, workers=None, chunk_size=None, convention="LOCAL"):
     """Compare pinref with Pinocchio 3.8.0, cache by cache and pass by pass.
 
     Parameters
@@ -93,6 +95,10 @@ def compare(model, q=None, v=None, a=None, tau=None, *, fext=None, armature=None
         PARALLEL_MIN_STATES states, else 1, this process).
     chunk_size : int, optional
         States per chunk (default: what fits CHUNK_BYTES). The report does not depend on it.
+    convention : 'LOCAL', 'WORLD' or a pinref.Convention
+        The frame crba and aba run in on both sides; in the WORLD convention (their
+        crbaWorldConvention / abaWorldConvention passes) they are reported as 'crba WORLD' and
+        'aba WORLD', with the WORLD caches (ov, oa, oa_gf, oh, of, oYcrb, oYaba, J, Ag) too.
 
     Returns
     -------
@@ -111,6 +117,7 @@ def compare(model, q=None, v=None, a=None, tau=None, *, fext=None, armature=None
     from .. import __version__
 
     _check_arguments(q, states, seed, tolerance, free_flyer, progress, workers, chunk_size)
+    world = _world(convention)
     tolerance = float(tolerance)
     rmodel, pmodel, label = _models(model, free_flyer, pin)
     if armature is not None:
@@ -124,18 +131,38 @@ def compare(model, q=None, v=None, a=None, tau=None, *, fext=None, armature=None
     jobs = [(alg, start, min(start + size, n)) for alg in algorithms for start in range(0, n, size)]
     if workers is None:
         workers = _cores() if n >= PARALLEL_MIN_STATES else 1
-    context = _JobContext(rmodel, pmodel, inputs, tuple(batch), tolerance)
+    context = _JobContext(rmodel, pmodel, inputs, tuple(batch), tolerance, world)
     chunks = _run(context, jobs, workers, progress, n)
-    results = tuple(_merge(alg, rmodel, [c for (a_, _, _), c in zip(jobs, chunks) if a_ == alg],
-                           tolerance) for alg in algorithms)
+    results = tuple(_merge(_name(alg, world), rmodel,
+                           [c for (a_, _, _), c in zip(jobs, chunks) if a_ == alg], tolerance)
+                    for alg in algorithms)
     described["armature"] = ("model's" if armature is None
                              else np.array2string(np.unique(rmodel.armature), precision=4))
+    if world:
+        described["convention"] = "WORLD (crba, aba)"
     return DiffReport(
         model={"name": str(label), "nq": rmodel.nq, "nv": rmodel.nv, "njoints": rmodel.njoints,
                "joints": list(rmodel.names)},
         states=n, batch_shape=tuple(batch), tolerance=tolerance, inputs=described,
         versions={"pinref": __version__, "pin": pin.__version__}, algorithms=results,
         seconds={"total": time.perf_counter() - started})
+
+
+def _world(convention):
+    """Whether ``convention`` ('LOCAL', 'WORLD', any case, or a pinref.Convention) is WORLD."""
+    from ..algorithms._args import Convention
+
+    if isinstance(convention, str) and convention.upper() in ("LOCAL", "WORLD"):
+        return convention.upper() == "WORLD"
+    if isinstance(convention, Convention):
+        return convention == Convention.WORLD
+    raise ArgumentValueError(f"convention: expected 'LOCAL', 'WORLD' or a pinref.Convention, "
+                             f"got {convention!r}")
+
+
+def _name(alg, world):
+    """The algorithm's name in the report: 'aba WORLD' and 'crba WORLD' in that convention."""
+    return f"{alg} WORLD" if world and alg != "rnea" else alg
 
 
 def _is_int(x):
@@ -349,6 +376,7 @@ class _JobContext:
     inputs: dict
     batch: tuple
     tolerance: float
+    world: bool = False
 
 
 _CONTEXT = None     # the _JobContext of the run, inherited by forked workers
@@ -412,7 +440,7 @@ def _call_args(alg, inputs):
                                               else {})
 
 
-def aba_amplification(model, P):
+def aba_amplification(model, P, articulated="Yaba"):
     """How much ABA's rounding can grow in each state, from pin's end state (B,).
 
     Each backward step of ABA inverts the joint block D_i = S_i^T Ia_i S_i + armature_i and
@@ -426,7 +454,7 @@ def aba_amplification(model, P):
     ratio = {0: np.ones(B)}
     best = np.ones(B)
     for i in range(1, model.njoints):
-        pivot = (np.abs(P["Yaba", i]).reshape(B, -1).max(axis=1)
+        pivot = (np.abs(P[articulated, i]).reshape(B, -1).max(axis=1)
                  * np.abs(P["joints.Dinv", i]).reshape(B, -1).max(axis=1))
         ratio[i] = ratio[model.parents[i]] * np.maximum(1.0, pivot)
         best = np.maximum(best, ratio[i])
@@ -439,18 +467,21 @@ def _compare_chunk(alg, ctx, start, stop):
 
     pin = import_pinocchio()
     rmodel, pmodel, tolerance = ctx.rmodel, ctx.pmodel, ctx.tolerance
+    world = ctx.world and alg != "rnea"
     seconds = {}
     t0 = time.perf_counter()
     flat = _chunk_inputs(rmodel, ctx.inputs, alg, start, stop)
     n = stop - start
     rdata = rmodel.createData()
     args, kwargs = _call_args(alg, flat)
+    if world:
+        kwargs["convention"] = pinref.Convention.WORLD
     with trace() as recorded:
         getattr(pinref, alg)(rmodel, rdata, *args, **kwargs)
     seconds["pinref"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    P = PinCaches(pmodel, n, ycrb_matrix=(alg == "crba"))
+    P = PinCaches(pmodel, n, ycrb_matrix=(alg == "crba" and not world), world=world)
     fargs, fkw = _call_args(alg, flat)
     function = getattr(pin, alg)
     for k in range(n):
@@ -458,6 +489,8 @@ def _compare_chunk(alg, ctx, start, stop):
         call = [x[k] for x in fargs]
         if fkw:
             call.append([pin.Force(w) for w in fkw["fext"][k]])
+        if world:
+            call.append(pin.Convention.WORLD)
         function(pmodel, pdata, *call)
         P.store(k, pdata)
     seconds["pin"] = time.perf_counter() - t0
@@ -466,25 +499,29 @@ def _compare_chunk(alg, ctx, start, stop):
     info = R.ModelInfo(pmodel, rdata.nvSubtree)
     ref = R.Reference()
     fext = flat.get("fext")
+    backward = "AbaWorldConventionBackwardStep" if world else "AbaLocalConventionBackwardStep"
     if alg == "aba":
-        u = R.aba_reference(ref, info, P.arrays, flat["tau"], fext)
+        build = R.aba_world_reference if world else R.aba_reference
+        u = build(ref, info, P.arrays, flat["tau"], fext)
     elif alg == "rnea":
         R.rnea_reference(ref, info, P.arrays, flat["a"], fext)
     else:
-        R.crba_reference(ref, info, P.arrays)
-    got = pinref_caches(rmodel, rdata, (n,), ycrb_matrix=(alg == "crba"))
+        (R.crba_world_reference if world else R.crba_reference)(ref, info, P.arrays)
+    got = pinref_caches(rmodel, rdata, (n,), ycrb_matrix=(alg == "crba" and not world),
+                        world=world)
     pairs = {key: (got[key], P.arrays[key], R.END) for key in P.arrays
              if key[0] != "Ycrb"}
     if alg == "aba":
         pairs["u", None] = (np.broadcast_to(rdata.u, (n, rmodel.nv)), u,
-                            ref.get("AbaLocalConventionBackwardStep", 1, "u", None)[1])
+                            ref.get(backward, 1, "u", None)[1])
         for i in range(1, rmodel.njoints):
-            StU, source = ref.get("AbaLocalConventionBackwardStep", i, "joints.StU", i)
+            StU, source = ref.get(backward, i, "joints.StU", i)
             nvi = rmodel.nvs[i]
             mine = np.broadcast_to(rdata.joints[i].StU, (n, nvi, nvi))
             pairs["joints.StU", i] = (mine, StU, source)
-    amplification = aba_amplification(info, P.arrays) if alg == "aba" else None
-    chunk = _Chunk(alg, start, ctx.batch, rmodel, tolerance, amplification)
+    amplification = (aba_amplification(info, P.arrays, "oYaba" if world else "Yaba")
+                     if alg == "aba" else None)
+    chunk = _Chunk(_name(alg, world), start, ctx.batch, rmodel, tolerance, amplification)
     chunk.end_state(pairs)
     chunk.stops(recorded, ref)
     seconds["compare"] = time.perf_counter() - t0
@@ -612,7 +649,7 @@ class _Chunk:
 
     def end_state(self, pairs):
         model, owner = self.model, _owner(self.model)
-        order = [name for name, _, _ in FIELDS] + ["u", "joints.StU"]
+        order = [name for name, _, _ in FIELDS + WORLD_FIELDS] + ["u", "joints.StU"]
         for rank, name in enumerate(order):
             names = [key for key in pairs if key[0] == name]
             if not names:

@@ -208,6 +208,130 @@ def crba_reference(ref, model, P):
     ref.put(S.CRBA_SYMMETRIC, None, "M", None, P["M", None])
 
 
+def _columns(model, P, i):
+    """Joint i's columns of pin's J (B, 6, nv_i)."""
+    return P["J", None][..., model.v_slices[i]]
+
+
+def aba_world_reference(ref, model, P, tau, fext):
+    """Fill ``ref`` for ABA in the WORLD convention; return the reconstructed u (B, nv).
+
+    Pass 1: bias_i = oa_gf_i - oa_gf_p - J_i ddq_i (pass 3 undone) ; oinertias_i = oMi Y_i ;
+    oYaba_i = oYcrb_i ; of_i = ov_i x* oh_i (- oMi fext_i). Pass 2 (children in decreasing id):
+    u_i = tau_i - J_i^T of_i ; StU_i = J_i^T U_i + armature ; of_i += oYaba_i bias_i + UDinv_i
+    u_i ; oYaba[p] = oYcrb_p + sum oYaba_c and of_p += of_c over the children done so far.
+    Pass 3: of_i = oYcrb_i oa_gf_i + ov_i x* oh_i. Pass 4 (no fext): of[p] = of3_p + sum of_c
+    (of_c: end state).
+    """
+    n, B = model.njoints, tau.shape[0]
+    OA0 = np.broadcast_to(-model.gravity, (B, 6))
+    oa_gf = {0: OA0}
+    bias, pA = {}, {}
+    if fext is None:
+        ref.put(S.ABA_WORLD_INIT, 0, "of", 0, np.zeros((B, 6)), "of[0] = 0 (without fext)")
+    for i in range(1, n):
+        st, p = S.ABA_WORLD_FORWARD1, model.parents[i]
+        _joint_fields(ref, st, i, P, ("M", "S", "v", "c"))
+        for name in ("liMi", "oMi", "ov", "oh", "oYcrb"):
+            ref.put(st, i, name, i, P[name, i])
+        ref.put(st, i, "J", None, P["J", None])
+        oa_gf[i] = P["oa_gf", i]
+        ddq_i = P["ddq", None][:, model.v_slices[i]]
+        bias[i] = oa_gf[i] - oa_gf[p] - mv(_columns(model, P, i), ddq_i)
+        ref.put(st, i, "oa_gf", i, bias[i], "rebuilt: oa_gf_i - oa_gf_parent - J_i ddq_i (pin's "
+                "oa_gf, J, ddq: pass 3 undone)")
+        X = dual_action(P["oMi", i])
+        Yw = X @ model.Ymatrix[i] @ np.swapaxes(X, -1, -2)
+        ref.put(st, i, "oinertias", i, Yw, "rebuilt: oMi Y_i (pin's oMi, model.inertias[i])")
+        ref.put(st, i, "oYaba", i, P["oYcrb", i], "pin: oYcrb[i], the body's inertia")
+        pA[i] = mv(force_cross(P["ov", i]), P["oh", i])
+        ref.put(st, i, "of", i, pA[i], "rebuilt: ov_i x* oh_i (pin's ov, oh)")
+        if fext is not None:
+            pA[i] = pA[i] - mv(X, fext[:, i])
+            ref.put(S.ABA_WORLD_FEXT, i, "of", i, pA[i], "rebuilt: ov_i x* oh_i - oMi fext_i")
+    u = np.array(tau, dtype=float, copy=True)
+    Yacc = {i: P["oYcrb", i] for i in range(1, n)}
+    for i in reversed(range(1, n)):
+        st, p, iv = S.ABA_WORLD_BACKWARD, model.parents[i], model.v_slices[i]
+        J, U = _columns(model, P, i), P["joints.U", i]
+        u[:, iv] = tau[:, iv] - mv(np.swapaxes(J, -1, -2), pA[i])
+        ref.put(st, i, "u", None, u.copy(), "rebuilt: u_i = tau_i - J_i^T of_i, of_i from pin's "
+                "caches (pass 1, children's)")
+        _joint_fields(ref, st, i, P, ("U", "Dinv", "UDinv"))
+        StU = np.swapaxes(J, -1, -2) @ U + np.diag(model.armature[iv])
+        ref.put(st, i, "joints.StU", i, StU, "rebuilt: StU_i = J_i^T U_i + diag(armature_i)")
+        if p > 0:
+            ref.put(st, i, "oYaba", i, P["oYaba", i])
+            pa = pA[i] + mv(P["oYaba", i], bias[i]) + mv(P["joints.UDinv", i], u[:, iv])
+            ref.put(st, i, "of", i, pa, "rebuilt: of_i + oYaba_i bias_i + UDinv_i u_i")
+            Yacc[p] = Yacc[p] + P["oYaba", i]
+            ref.put(st, i, "oYaba", p, Yacc[p], "rebuilt: oYcrb_p + sum over the children done "
+                    "so far of oYaba_c (pin's oYcrb, oYaba)")
+            pA[p] = pA[p] + pa
+            ref.put(st, i, "of", p, pA[p], "rebuilt: of_p + sum over the children done so far "
+                    "of of_c")
+    f = {0: np.zeros((B, 6))}
+    for i in range(1, n):
+        st = S.ABA_WORLD_FORWARD2
+        for name in ("oa_gf", "oa"):
+            ref.put(st, i, name, i, P[name, i])
+        ref.put(st, i, "ddq", None, P["ddq", None])
+        f[i] = mv(P["oYcrb", i], P["oa_gf", i]) + mv(force_cross(P["ov", i]), P["oh", i])
+        ref.put(st, i, "of", i, f[i], "rebuilt: oYcrb_i oa_gf_i + ov_i x* oh_i (pin's oYcrb, "
+                "oa_gf, ov, oh)")
+    if fext is not None:
+        return u
+    for i in reversed(range(1, n)):
+        p = model.parents[i]
+        f[p] = f[p] + P["of", i]
+        ref.put(S.ABA_WORLD_FINAL_LOOP, i, "of", p, f[p], "rebuilt: of_p (pass 3) + sum over "
+                "the children done so far of of_c (pin's end of)")
+    return u
+
+
+def crba_world_reference(ref, model, P):
+    """Fill ``ref`` for CRBA in the WORLD convention.
+
+    Forward: oYcrb_i = oMi Y_i. Backward (children in decreasing id): Ag[:, cols_i] = oYcrb_i
+    J_i (pin's end composite) ; the block rows of M from the end state (M minus its armature
+    diagonal) ; oYcrb_p = oMi Y_p + sum oYcrb_c over the children done so far (p = 0: from 0).
+    Exit: M with only the entries the core routine writes, Ag, then the symmetric M.
+    """
+    n, nv = model.njoints, model.nv
+    B = P["M", None].shape[0]
+    ref.put(S.CRBA_WORLD_INIT, 0, "oYcrb", 0, np.zeros((B, 6, 6)), "oYcrb[0] = 0")
+    Yacc = {0: np.zeros((B, 6, 6))}
+    for i in range(1, n):
+        st = S.CRBA_WORLD_FORWARD
+        _joint_fields(ref, st, i, P, ("M", "S"))
+        for name in ("liMi", "oMi"):
+            ref.put(st, i, name, i, P[name, i])
+        ref.put(st, i, "J", None, P["J", None])
+        X = dual_action(P["oMi", i])
+        Yacc[i] = X @ model.Ymatrix[i] @ np.swapaxes(X, -1, -2)
+        ref.put(st, i, "oYcrb", i, Yacc[i], "rebuilt: oMi Y_i (pin's oMi, model.inertias[i])")
+    diag = np.arange(nv)
+    M = P["M", None].copy()
+    M[:, diag, diag] -= model.armature
+    written = np.zeros((nv, nv), dtype=bool)
+    Ag = np.zeros_like(P["Ag", None])
+    for i in reversed(range(1, n)):
+        st, p, iv = S.CRBA_WORLD_BACKWARD, model.parents[i], model.v_slices[i]
+        start = model.idx_vs[i]
+        written[start:start + model.nvs[i], start:start + model.nvSubtree[i]] = True
+        Ag[..., iv] = P["oYcrb", i] @ _columns(model, P, i)
+        ref.put(st, i, "Ag", None, Ag.copy(), "rebuilt: oYcrb_i J_i (pin's end oYcrb, J)")
+        ref.put(st, i, "M", None, M, "rebuilt: pin's M minus diag(armature)")
+        Yacc[p] = Yacc[p] + P["oYcrb", i]
+        ref.put(st, i, "oYcrb", p, Yacc[p], "rebuilt: oMi Y_p + sum over the children done so "
+                "far of oYcrb_c (pin's oMi, oYcrb)")
+    ref.put(S.CRBA_WORLD_ARMATURE, None, "M", None, np.where(written, P["M", None], 0.0),
+            "rebuilt: pin's M on the block rows the core routine writes, 0 elsewhere")
+    for name, index in (("mass", 0), ("com", 0), ("Ag", None)):
+        ref.put(S.CRBA_WORLD_CENTROIDAL, None, name, index, P[name, index])
+    ref.put(S.CRBA_SYMMETRIC, None, "M", None, P["M", None])
+
+
 class ModelInfo:
     """What the reference needs of the model, read from the pin Model: parents, index ranges,
     nvSubtree, the 6x6 inertia matrices (pin's ``Inertia.matrix()``) and the armature."""
@@ -221,3 +345,4 @@ class ModelInfo:
         self.nvSubtree = list(nv_subtree)
         self.Ymatrix = [np.array(Y.matrix()) for Y in pin_model.inertias]
         self.armature = np.array(pin_model.armature, dtype=float)
+        self.gravity = np.array(pin_model.gravity.vector, dtype=float)

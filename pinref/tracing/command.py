@@ -4,10 +4,13 @@
     pinref trace aba --joint ry1_joint            Yaba[2] after every stop that wrote it
     pinref trace rnea --model humanoid --cache f --joint chest2_joint
     pinref trace aba --cache a_gf --fext
+    pinref trace crba --convention world          crbaWorldConvention's passes: oYcrb[1..]
 
 One random state (``--seed``) of the model: q uniform in [-1, 1] per coordinate, v and a
-standard normal, tau normal x 10. ``--cache`` chooses the cache shown for every joint (default
-Yaba for aba, f for rnea, Ycrb for crba) for each of the first six joints; ``--joint`` narrows
+standard normal, tau normal x 10. ``--convention world`` traces the WORLD-frame passes of aba
+and crba (abaWorldConvention, crbaWorldConvention). ``--cache`` chooses the cache shown for
+every joint (default Yaba for aba, f for rnea, Ycrb for crba; oYaba and oYcrb in the WORLD
+convention) for each of the first six joints; ``--joint`` narrows
 the table to that joint (any joint, by name or id) and then prints the cache's full history
 for it.
 """
@@ -31,6 +34,8 @@ def add(subparsers):
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the state's seed")
     p.add_argument("--armature", type=float, metavar="X", help="set every dof's armature to X")
     p.add_argument("--fext", action="store_true", help="add random external wrenches")
+    p.add_argument("--convention", choices=("local", "world"), default="local",
+                   help="the frame aba and crba work in (pinref.Convention; default local)")
     p.set_defaults(run=run)
 
 
@@ -45,6 +50,8 @@ def run(args):
     started = time.perf_counter()
     if args.seed < 0:
         raise UsageError(f"--seed must be an integer >= 0 (NumPy's seeds are), got {args.seed}")
+    if args.convention == "world" and args.algorithm == "rnea":
+        raise UsageError("--convention world: rnea has no convention (only aba and crba do)")
     model = model_from_args(args)
     if model.nv == 0:
         raise UsageError(f"model {args.model!r} has no joint with a degree of freedom: there is "
@@ -54,27 +61,30 @@ def run(args):
     state = {k: x[0] for k, x in random_states(model, 1, args.seed, args.fext).items()}
     data = model.createData()
     fext = {"fext": state["fext"]} if "fext" in state else {}
+    convention = getattr(pinref.Convention, args.convention.upper())
     with trace() as t:
         if args.algorithm == "aba":
-            pinref.aba(model, data, state["q"], state["v"], state["tau"], **fext)
+            pinref.aba(model, data, state["q"], state["v"], state["tau"], **fext,
+                       convention=convention)
         elif args.algorithm == "rnea":
             pinref.rnea(model, data, state["q"], state["v"], state["a"], **fext)
         else:
-            pinref.crba(model, data, state["q"])
+            pinref.crba(model, data, state["q"], convention=convention)
+    traced = t.call().algorithm
     joint = _joint(model, args.joint)
     cache = args.cache
     written = sorted({w.cache for s in t for w in s.writes})
     if cache is not None and cache not in written:
-        raise UsageError(f"{args.algorithm} writes no cache {cache!r}; it writes "
+        raise UsageError(f"{traced} writes no cache {cache!r}; it writes "
                          f"{', '.join(written)}")
     name = model_display_name(args)
     print(t.table(cache, joints=None if joint is None else [joint], model_name=name,
                   pick_hint="pick another joint with --joint NAME (pinref info lists them)"))
     if joint is not None:
         print()
-        print(t.history(cache or _default(args.algorithm), joint).text())
+        print(t.history(cache or _default(traced), joint).text())
     print()
-    print(f"pinref trace: {args.algorithm} on {name}, {len(t)} stops, seed "
+    print(f"pinref trace: {traced} on {name}, {len(t)} stops, seed "
           f"{args.seed}, in {time.perf_counter() - started:.2f} s")
     return 0
 

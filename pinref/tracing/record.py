@@ -213,7 +213,7 @@ class Trace:
 
 # --- the recorder ------------------------------------------------------------------------
 
-TRACED = ("rnea", "crba", "aba")
+TRACED = ("rnea", "crba", "aba", "abaWorldConvention", "crbaWorldConvention")
 
 
 class _Recorder:
@@ -304,7 +304,8 @@ class trace:
 _SPEC = [
     (re.compile(r"^joints\[i\]\.(\w+)$"), "joint"),
     (re.compile(r"^(\w+)\[(i|parent)\]\[:, *(cols_i|sub_i)\]$"), "columns"),
-    (re.compile(r"^(\w+)\[(i|parent)\]$"), "element"),
+    (re.compile(r"^(\w+)\[:, *(cols_i)\]$"), "matrix_columns"),
+    (re.compile(r"^(\w+)\[(i|parent|0)\]$"), "element"),
     (re.compile(r"^(\w+)\[v_i\]$"), "entries"),
     (re.compile(r"^(\w+)\[cols_i, *sub_i\]$"), "block"),
     (re.compile(r"^(\w+)$"), "whole"),
@@ -346,7 +347,15 @@ def _read(kind, groups, model, data, i):
     if kind == "whole":
         (name,) = groups
         return Write(name, None, None, None, _frozen(getattr(data, name)), name)
+    if kind == "element" and groups[1] == "0":
+        name = groups[0]
+        return Write(name, 0, None, None, _frozen(getattr(data, name)[0]), f"{name}[0]")
     ranges, parent = _ranges(model, data, i), model.parents[i]
+    if kind == "matrix_columns":
+        name, cols = groups
+        c = ranges[cols]
+        value = np.asarray(getattr(data, name))[..., slice(*c)]
+        return Write(name, None, None, c, _frozen(value), f"{name}[:, {_fmt_range(c)}]")
     if kind == "joint":
         (name,) = groups
         return Write(f"joints.{name}", i, None, None, _frozen(getattr(data.joints[i], name)),

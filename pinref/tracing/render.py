@@ -17,8 +17,11 @@ from . import steps as S
 _ABA_INIT, _FS1, _ABA_FEXT, _BS, _FS2, _ABA_LOOP = S.STEPS["aba"]
 _RF, _RFEXT, _RB, _RARM = S.STEPS["rnea"]
 _CF, _CB, _CARM, _CSYM = S.STEPS["crba"]
+_WA_INIT, _WFS1, _WA_FEXT, _WBS, _WFS2, _WA_LOOP = S.STEPS["abaWorldConvention"]
+_WC_INIT, _WCF, _WCB, _WCARM, _WCCOM, _ = S.STEPS["crbaWorldConvention"]
 
-DEFAULT_CACHE = {"aba": "Yaba", "rnea": "f", "crba": "Ycrb"}
+DEFAULT_CACHE = {"aba": "Yaba", "rnea": "f", "crba": "Ycrb", "abaWorldConvention": "oYaba",
+                 "crbaWorldConvention": "oYcrb"}
 MAX_COLUMNS = 6   # joints shown as columns by default (the first ones); ``joints=`` picks
 
 # What becomes known at each stop ({i} joint, {p} parent, {v} its velocity slice).
@@ -45,6 +48,21 @@ KNOWN = {
     (_CB, False): "Fcrb[{i}][:, {v}] = Ycrb S, M[{v}, subtree] = S^T F (the root's block row)",
     _CARM: "M.diagonal() += armature: the upper triangle of M is final",
     _CSYM: "the strict upper triangle copied into the lower one: M is symmetric",
+    _WA_INIT: "oa_gf[0] = -gravity, u = tau; of[0] = 0 (only without fext)",
+    _WFS1: "liMi[{i}], oMi[{i}], J[:, {v}] = oMi S, ov[{i}], bias (in oa_gf[{i}]), oYcrb[{i}] = "
+           "oinertias[{i}] = oYaba[{i}] = oMi Y, oh[{i}], of[{i}] = ov x* oh (WORLD)",
+    _WA_FEXT: "of[{i}] -= oMi fext[{i}] (fext given LOCAL)",
+    (_WBS, True): "u_{i} -= J^T of[{i}], U_{i}, Dinv_{i}, UDinv_{i} (WORLD); oYaba[{i}] projected "
+                  "and of[{i}] += oYaba oa_gf + UDinv u, both added into joint {p} as they are",
+    (_WBS, False): "u_{i}, U_{i}, Dinv_{i}, UDinv_{i} (WORLD): the root's block is factorised",
+    _WFS2: "oa_gf[{i}] += oa_gf[{p}]; ddq[{v}] = Dinv u - UDinv^T oa_gf; oa_gf[{i}] += J ddq "
+           "(final), oa[{i}], of[{i}] = oYcrb oa_gf + ov x* oh",
+    _WA_LOOP: "of[{p}] += of[{i}]: of[{p}] collects its subtree's wrench (WORLD)",
+    _WC_INIT: "oYcrb[0] = 0",
+    _WCF: "liMi[{i}], oMi[{i}], J[:, {v}] = oMi S, oYcrb[{i}] = oMi Y_{i} (WORLD)",
+    _WCB: "Ag[:, {v}] = oYcrb[{i}] J, M[{v}, subtree] = J^T Ag; oYcrb[{p}] += oYcrb[{i}]",
+    _WCARM: "M.diagonal() += armature: the upper triangle of M is final",
+    _WCCOM: "mass[0], com[0] from oYcrb[0]; Ag moved to the centre of mass",
 }
 
 # How a write leaves the cache, for the history: (step, cache, "own" | "parent"[, has parent])
@@ -87,6 +105,17 @@ ROLE = {
     (_CB, "M", "own"): "= S_{i}^T Fcrb[{i}] (block row of joint {i})",
     (_CARM, "M", "own"): "+= diag(armature)",
     (_CSYM, "M", "own"): "= its upper triangle mirrored (symmetric)",
+    (_WFS1, "oYaba", "own"): "= oMi Y_{i} (body {i} alone, WORLD)",
+    (_WFS1, "of", "own"): "= ov_{i} x* oh_{i}",
+    (_WA_FEXT, "of", "own"): "-= oMi fext_{i}",
+    (_WBS, "oYaba", "own"): "-= UDinv_{i} U_{i}^T (projected, sent to joint {p})",
+    (_WBS, "of", "own"): "+= oYaba_{i} oa_gf_{i} + UDinv_{i} u_{i}",
+    (_WBS, "oYaba", "parent"): "+= oYaba_{c} (joint {c} eliminated)",
+    (_WBS, "of", "parent"): "+= of_{c}",
+    (_WFS2, "of", "own"): "= oYcrb_{i} oa_gf_{i} + ov_{i} x* oh_{i} (body {i} alone)",
+    (_WA_LOOP, "of", "parent"): "+= of_{c}",
+    (_WCF, "oYcrb", "own"): "= oMi Y_{i} (body {i} alone, WORLD)",
+    (_WCB, "oYcrb", "parent"): "+= oYcrb_{c}",
 }
 
 # The same, short, for the table's cells ("+"/"-" texts add to the cell's previous text).
@@ -109,6 +138,11 @@ CELL = {
     (_FS1, "a_gf", "own"): "c_{i}",
     (_FS2, "a_gf", "own"): "a_{i} - g",
     (_RF, "a_gf", "own"): "a_{i} - g",
+    (_WFS1, "oYaba", "own"): "oMi Y_{i}",
+    (_WBS, "oYaba", "own"): "projected",
+    (_WBS, "oYaba", "parent"): "+ oYaba_{c}",
+    (_WCF, "oYcrb", "own"): "oMi Y_{i}",
+    (_WCB, "oYcrb", "parent"): "+ oYcrb_{c}",
 }
 
 
@@ -151,9 +185,10 @@ def _covers(write, joint, model):
     """Does ``write`` hold (part of) ``joint``'s entry of its cache?"""
     if write.index is not None:
         return write.index == joint
-    if write.rows is not None and joint is not None:
+    span = write.rows if write.rows is not None else write.cols   # J[:, cols_i]: its columns
+    if span is not None and joint is not None:
         lo, hi = model.idx_vs[joint], model.idx_vs[joint] + model.nvs[joint]
-        return write.rows[0] < hi and lo < write.rows[1]
+        return span[0] < hi and lo < span[1]
     return write.rows is None and write.cols is None
 
 

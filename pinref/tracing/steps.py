@@ -25,6 +25,19 @@ CRBA_BACKWARD = _core.CRBA_BACKWARD.name
 CRBA_ARMATURE = _core.CRBA_ARMATURE.name
 CRBA_SYMMETRIC = _core.CRBA_SYMMETRIC.name
 
+ABA_WORLD_INIT = _core.ABA_WORLD_INIT.name
+ABA_WORLD_FORWARD1 = _core.ABA_WORLD_FORWARD1.name
+ABA_WORLD_FEXT = _core.ABA_WORLD_FEXT.name
+ABA_WORLD_BACKWARD = _core.ABA_WORLD_BACKWARD.name
+ABA_WORLD_FORWARD2 = _core.ABA_WORLD_FORWARD2.name
+ABA_WORLD_FINAL_LOOP = _core.ABA_WORLD_FINAL_LOOP.name
+
+CRBA_WORLD_INIT = _core.CRBA_WORLD_INIT.name
+CRBA_WORLD_FORWARD = _core.CRBA_WORLD_FORWARD.name
+CRBA_WORLD_BACKWARD = _core.CRBA_WORLD_BACKWARD.name
+CRBA_WORLD_ARMATURE = _core.CRBA_WORLD_ARMATURE.name
+CRBA_WORLD_CENTROIDAL = _core.CRBA_WORLD_CENTROIDAL.name
+
 # Every stop of each algorithm, in the order its passes run them.
 STEPS = {algorithm: tuple(step.name for step in steps)
          for algorithm, steps in _core.STEPS.items()}

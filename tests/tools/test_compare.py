@@ -323,3 +323,52 @@ def test_report_is_a_dataclass_tree():
         report.states = 3
     with pytest.raises(KeyError):
         report["aba"]
+
+
+# --- Convention.WORLD --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["tutorial", "humanoid", "tree1"])
+@pytest.mark.parametrize("fext", [False, True], ids=["plain", "fext"])
+def test_world_convention_agrees_and_compares_every_write(name, fext):
+    model = {"tutorial": pinref.buildTutorialModel, "humanoid": pinref.buildSampleModelHumanoid,
+             "tree1": lambda: random_tree(1)}[name]()
+    report = compare(model, states=4, fext=fext or None, armature=0.3, convention="WORLD",
+                     seed=1)
+    assert report.agree, str(report)
+    assert [a.algorithm for a in report.algorithms] == ["rnea", "crba WORLD", "aba WORLD"]
+    caches = {c.cache for c in report["aba WORLD"].caches}
+    assert {"ov", "oa", "oa_gf", "oh", "of", "oYcrb", "oYaba", "J", "u", "joints.StU"} <= caches
+    model.armature = np.full(model.nv, 0.3)
+    st = random_states(model, 4, 1, fext)
+    for algo, args in (("crba", ("q",)), ("aba", ("q", "v", "tau"))):
+        kw = {"fext": st["fext"]} if fext and algo == "aba" else {}
+        with pinref.trace() as t:
+            getattr(pinref, algo)(model, model.createData(), *(st[k] for k in args), **kw,
+                                  convention=pinref.Convention.WORLD)
+        a = report[f"{algo} WORLD"]
+        assert (a.stops_compared, a.fields_compared) == (len(t), sum(len(s.writes) for s in t))
+
+
+def test_broken_world_backward_step_is_found_at_its_pass_and_joint():
+    """The WORLD backward step run with oa_gf (the bias during that pass) zeroed: the leaf's
+    of[3] is the first value to go wrong."""
+    class WithoutBias(pinref.algorithms.steps.Hook):
+        def around(self, step, run):
+            if step is not pinref.algorithms.steps.ABA_WORLD_BACKWARD:
+                return run()
+            oa_gf = self.data[-1].oa_gf.vector
+            saved = oa_gf[1:].copy()
+            oa_gf[1:] = 0.0
+            try:
+                return run()
+            finally:
+                oa_gf[1:] = saved
+
+    with pinref.algorithms.steps.hooked(WithoutBias()):
+        report = compare("tutorial", states=3, seed=2, algorithm="aba", convention="WORLD")
+    d = report["aba WORLD"].first_divergence
+    assert (d.step, d.pass_number, d.joint_id, d.field) == (S.ABA_WORLD_BACKWARD, 2, 3, "of[3]")
+    assert "oYaba_i bias_i" in d.reference
+    with pytest.raises(pinref.errors.ArgumentValueError, match="convention"):
+        compare("tutorial", states=1, convention="GLOBAL")

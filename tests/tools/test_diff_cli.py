@@ -303,3 +303,22 @@ def test_progress_on_a_terminal_during_a_long_run(capsys, monkeypatch):
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     code, _, err = run(capsys, "diff", "--states", "3", "--algorithm", "aba")
     assert code == 0 and "aba: states 3/3" in err
+
+
+def test_diff_and_trace_in_the_world_convention(capsys):
+    code, out, _ = run(capsys, "diff", "--convention", "world", "--states", "4", "--fext")
+    assert code == 0 and "convention: WORLD (crba, aba)" in out.splitlines()[0]
+    assert "crba WORLD  agree" in out and "aba WORLD   agree" in out
+    assert out.splitlines()[-1].startswith(
+        "pinref diff: all agree with pin 3.8.0 (rnea, crba WORLD, aba WORLD x 4 states)")
+    code, out, _ = run(capsys, "trace", "aba", "--convention", "world", "--joint", "3",
+                       "--cache", "of")
+    assert code == 0 and "of of joint 3 ry2_joint during abaWorldConvention" in out
+    assert out.splitlines()[-1].startswith("pinref trace: abaWorldConvention on tutorial, 13 "
+                                           "stops")
+    code, out, _ = run(capsys, "trace", "crba", "--convention", "world")
+    assert code == 0 and "oYcrb[1]" in out.splitlines()[2]
+    code, out, err = run(capsys, "trace", "rnea", "--convention", "world")
+    assert code == 2 and out == "" and "rnea has no convention" in err
+    code, out, err = run(capsys, "trace", "aba", "--convention", "world", "--cache", "Yaba")
+    assert code == 2 and "abaWorldConvention writes no cache 'Yaba'" in err

@@ -406,3 +406,86 @@ def test_table_title_names_the_model():
     model.name = "arm"
     t, _, _ = _run(model, "rnea", _state(model))
     assert str(t).startswith("rnea on arm (nq 6")
+
+
+# --- Convention.WORLD (abaWorldConvention, crbaWorldConvention) ----------------------------------
+
+
+def _run_world(model, algo, st, fext=False):
+    data = model.createData()
+    kw = {"fext": st["fext"]} if fext else {}
+    with pinref.trace() as t:
+        if algo == "aba":
+            pinref.aba(model, data, st["q"], st["v"], st["tau"], **kw,
+                       convention=pinref.Convention.WORLD)
+        else:
+            pinref.crba(model, data, st["q"], convention=pinref.Convention.WORLD)
+    return t, data
+
+
+def test_world_stops_in_pinocchios_order():
+    """abaWorldConvention and crbaWorldConvention's stops as their loops visit the joints, on
+    the humanoid; the fext overload has no of[0] reset and no last loop."""
+    model = pinref.buildSampleModelHumanoid()
+    st = _state(model, fext=True)
+    ids = list(range(1, model.njoints))
+    t, _ = _run_world(model, "aba", st)
+    assert _order(t) == (
+        [(0, S.ABA_WORLD_INIT, 0)] + [(1, S.ABA_WORLD_FORWARD1, i) for i in ids]
+        + [(2, S.ABA_WORLD_BACKWARD, i) for i in ids[::-1]]
+        + [(3, S.ABA_WORLD_FORWARD2, i) for i in ids]
+        + [(4, S.ABA_WORLD_FINAL_LOOP, i) for i in ids[::-1]])
+    assert {s.algorithm for s in t} == {"abaWorldConvention"}
+    t, _ = _run_world(model, "aba", st, fext=True)
+    assert _order(t) == (
+        [x for i in ids for x in ((1, S.ABA_WORLD_FORWARD1, i), (1, S.ABA_WORLD_FEXT, i))]
+        + [(2, S.ABA_WORLD_BACKWARD, i) for i in ids[::-1]]
+        + [(3, S.ABA_WORLD_FORWARD2, i) for i in ids])
+    t, _ = _run_world(model, "crba", st)
+    assert _order(t) == (
+        [(0, S.CRBA_WORLD_INIT, 0)] + [(1, S.CRBA_WORLD_FORWARD, i) for i in ids]
+        + [(2, S.CRBA_WORLD_BACKWARD, i) for i in ids[::-1]]
+        + [(2, S.CRBA_WORLD_ARMATURE, None), (2, S.CRBA_WORLD_CENTROIDAL, None),
+           (2, S.CRBA_SYMMETRIC, None)])
+    assert {s.algorithm for s in t} == {"crbaWorldConvention"}
+
+
+def test_world_snapshots_hold_the_value_of_the_moment(tutorial):
+    """The last writer of a field holds its end value; oYcrb[parent] and oYaba[parent] hold the
+    partial sums over the children done so far; of_i -= oMi fext_i; J[:, cols_i] is joint i's
+    columns; mass[0], com[0] and Ag after the centroidal step are the end values."""
+    model = tutorial[0]
+    st = _state(model, fext=True)
+    t, data = _run_world(model, "aba", st, fext=True)
+    for i in (1, 2, 3):
+        s = t.select(step=S.ABA_WORLD_FORWARD1, joint=i)[0]
+        np.testing.assert_array_equal(s["oMi", i], data.oMi[i].homogeneous)
+        cols = model.joints[i].v_slice
+        np.testing.assert_array_equal(s[f"J[:, {cols.start}:{cols.stop}]"], data.J[:, cols])
+        after = t.select(step=S.ABA_WORLD_FEXT, joint=i)[0]["of", i]
+        assert_close(after, s["of", i] - data.oMi[i].act(pinref.Force(st["fext"][i])).vector)
+    s = t.select(step=S.ABA_WORLD_BACKWARD, joint=3)[0]
+    assert_close(s["oYaba", 2], data.oYcrb[2].matrix() + data.oYaba[3])
+    t, data = _run_world(model, "crba", st)
+    s = t.select(step=S.CRBA_WORLD_BACKWARD, joint=3)[0]
+    assert_close(s["oYcrb", 2], (data.oMi[2].act(model.inertias[2])).matrix()
+                 + data.oYcrb[3].matrix())
+    s = t.select(step=S.CRBA_WORLD_BACKWARD, joint=1)[0]
+    np.testing.assert_array_equal(s["oYcrb", 0], data.oYcrb[0].matrix())
+    s = t.select(step=S.CRBA_WORLD_CENTROIDAL)[0]
+    assert s["mass", 0] == data.mass[0]
+    np.testing.assert_array_equal(s["com", 0], data.com[0])
+    np.testing.assert_array_equal(s["Ag"], data.Ag)
+
+
+def test_world_table_and_history(tutorial):
+    model, st = tutorial
+    t, _ = _run_world(model, "aba", st)
+    text = t.table()
+    assert text.startswith("abaWorldConvention on tutorial (nq 9, nv 8, 3 joints), 13 stops; "
+                           "|x| = norm of oYaba")
+    assert "* oMi Y_2 + oYaba_3" in text and "(written by" not in text
+    h = t.history("J", joint=2)
+    assert [e.write.label for e in h] == ["J[:, 6:7]"]
+    t, _ = _run_world(model, "crba", st)
+    assert "* oMi Y_1 + oYcrb_2" in t.table() and "(written by" not in t.table()
