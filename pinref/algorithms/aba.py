@@ -52,7 +52,6 @@ from ._args import Convention, convention_of, external_forces, state
 from ._levels import (Walk, crf, crm, expand, full, inputs, joint_calc,
                       joint_calc_aba, level_array, matvec, scatter, segments, subspaces,
                       tangent_rows, vecmat, widen)
-from .aba_world import aba_world
 from .rnea import _fext_step
 
 
@@ -225,6 +224,7 @@ def aba(model, data, q, v, tau, fext=None, convention=Convention.LOCAL):
     with S.Call("abaWorldConvention" if world else "aba", model, data,
                 inputs(q=q, v=v, tau=tau, fext=fext)) as call:
         if world:
+            from .aba_world import aba_world
             return aba_world(call, model, data, q, v, tau, fext)
         return _aba(call, model, data, q, v, tau, fext, convention)
 
