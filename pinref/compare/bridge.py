@@ -63,11 +63,7 @@ def to_pinocchio(model):
     pm.name = model.name
     for i in range(1, model.njoints):
         jmodel = model.joints[i]
-        name = jmodel.shortname()
-        if name == "JointModelRevoluteUnboundedUnaligned":
-            pjoint = _pin_revolute_unbounded_unaligned(pin, jmodel.axis, model.names[i])
-        else:
-            pjoint = getattr(pin, name)(*_joint_args(jmodel))
+        pjoint = _pin_joint(pin, jmodel, model.names[i])
         qs, vs = jmodel.q_slice, jmodel.v_slice
         add_joint(pin, pm, model.parents[i], pjoint, _pin_se3(pin, model.jointPlacements[i]),
                   model.names[i], model.effortLimit[vs], model.velocityLimit[vs],
@@ -87,28 +83,53 @@ def to_pinocchio(model):
     return pm
 
 
-def from_pinocchio(pin_model):
-    """A pinref ``Model`` equal to ``pin_model``, field for field. Mimic and composite joints
-    raise UnsupportedError naming the joint."""
-    pin = import_pinocchio()
+def _pin_joint(pin, jmodel, joint_name):
+    """Pinocchio's joint model equal to the pinref ``jmodel`` (a composite's joints and
+    placements converted one by one)."""
+    name = jmodel.shortname()
+    if name == "JointModelRevoluteUnboundedUnaligned":
+        return _pin_revolute_unbounded_unaligned(pin, jmodel.axis, joint_name)
+    if name == "JointModelComposite":
+        pjoint = pin.JointModelComposite()
+        for joint, placement in zip(jmodel.joints, jmodel.jointPlacements):
+            pjoint.addJoint(_pin_joint(pin, joint, joint_name), _pin_se3(pin, placement))
+        return pjoint
+    return getattr(pin, name)(*_joint_args(jmodel))
+
+
+def _joint(pin, pjoint, joint_name):
+    """The pinref joint model equal to Pinocchio's ``pjoint`` (a generic ``pin.JointModel``);
+    UnsupportedError naming the joint for a type pinref does not have."""
     import pinref
+
+    name = pjoint.shortname()
+    cls = getattr(pinref.joints, name, None)
+    if cls is None:
+        raise UnsupportedError(f"joint {joint_name!r} is a {name}, which pinref does not "
+                               "support (mimic and pin 4.x's ellipsoid joints are out of "
+                               "scope)")
+    if name == "JointModelRevoluteUnboundedUnaligned":
+        return cls(_unbounded_unaligned_axis(pin, pjoint))
+    if name == "JointModelComposite":
+        composite = pjoint.extract()
+        jmodel = cls()
+        for joint, placement in zip(composite.joints, composite.jointPlacements):
+            jmodel.addJoint(_joint(pin, joint, joint_name), _se3(placement))
+        return jmodel
+    return cls(*_joint_args(pjoint.extract()))
+
+
+def from_pinocchio(pin_model):
+    """A pinref ``Model`` equal to ``pin_model``, field for field. Mimic joints (and pin 4.x's
+    ellipsoid joints) raise UnsupportedError naming the joint."""
+    pin = import_pinocchio()
 
     from ..model import Frame, FrameType, Model
 
     model = Model()
     model.name = pin_model.name
     for i in range(1, pin_model.njoints):
-        pjoint = pin_model.joints[i]
-        name = pjoint.shortname()
-        cls = getattr(pinref.joints, name, None)
-        if cls is None:
-            raise UnsupportedError(f"joint {pin_model.names[i]!r} is a {name}, which pinref does "
-                                   "not support (mimic, composite and pin 4.x's ellipsoid "
-                                   "joints are out of scope)")
-        if name == "JointModelRevoluteUnboundedUnaligned":
-            jmodel = cls(_unbounded_unaligned_axis(pin, pjoint))
-        else:
-            jmodel = cls(*_joint_args(pjoint.extract()))
+        jmodel = _joint(pin, pin_model.joints[i], pin_model.names[i])
         # The limits, which Pinocchio allows to be infinite, are copied below.
         model.addJoint(pin_model.parents[i], jmodel, _se3(pin_model.jointPlacements[i]),
                        pin_model.names[i])

@@ -1,8 +1,9 @@
 """Joint models: kinematics (calc), ABA step (calc_aba) and configuration space of each type.
 
 ``JOINT_TYPES`` lists one factory per joint type (Pinocchio's joint collection without the
-composite and mimic joints), with representative constructor arguments: ``factory()`` returns
-a fresh joint model, not yet placed in a model (``setIndexes``).
+composite joint, ``JointModelComposite``, which is built from these, and the mimic joint),
+with representative constructor arguments: ``factory()`` returns a fresh joint model, not yet
+placed in a model (``setIndexes``).
 """
 
 from functools import partial
@@ -10,6 +11,7 @@ from functools import partial
 import numpy as np
 
 from .base import JointData, JointModel
+from .composite import JointDataComposite, JointModelComposite
 from .free_flyer import JointModelFreeFlyer
 from .helical import JointModelHelicalUnaligned, JointModelHX, JointModelHY, JointModelHZ
 from .planar import JointModelPlanar
@@ -53,5 +55,5 @@ __all__ = [
     "JointModelPX", "JointModelPY", "JointModelPZ", "JointModelPrismaticUnaligned",
     "JointModelHX", "JointModelHY", "JointModelHZ", "JointModelHelicalUnaligned",
     "JointModelSpherical", "JointModelSphericalZYX", "JointModelPlanar", "JointModelTranslation",
-    "JointModelUniversal",
+    "JointModelUniversal", "JointModelComposite", "JointDataComposite",
 ]

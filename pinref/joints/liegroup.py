@@ -126,6 +126,12 @@ class _LieGroup:
     bounded = slice(0, 0)
     """The slice of q that ``random_configuration`` draws within the bounds."""
 
+    @property
+    def units(self):
+        """Every slice of q that must have unit norm: ``(unit,)``, or ``()`` (a product of
+        spaces, ``CartesianProduct``, may have several)."""
+        return () if self.unit is None else (self.unit,)
+
     identity = ()
     """The neutral configuration's entries."""
 

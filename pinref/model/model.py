@@ -216,7 +216,7 @@ class Model:
         if not isinstance(joint_model, JointModel) or isinstance(joint_model, _Universe):
             raise UnsupportedError(
                 f"addJoint({joint_name!r}): {type_name(joint_model)} is not a pinref joint "
-                "model (mimic and composite joints are not supported)")
+                "model (mimic joints are not supported)")
         if not 0 <= int(parent_id) < self.njoints:
             raise ModelError(f"addJoint({joint_name!r}): parent id {parent_id} is not a joint of "
                              f"this model (0 .. {self.njoints - 1})")
@@ -406,10 +406,7 @@ class Model:
         and points to ``pinref.normalize``.
         """
         q = self.check_vector(q, name, self.nq)
-        for jmodel in self.joints[1:]:
-            unit = jmodel.lie_group.unit
-            if unit is None:
-                continue
+        for jmodel, unit in ((j, u) for j in self.joints[1:] for u in j.lie_group.units):
             seg = q[..., jmodel.idx_q + unit.start:jmodel.idx_q + unit.stop]
             norm = np.sqrt((seg * seg).sum(-1))
             if (abs(norm - 1.0) > UNIT_NORM_TOLERANCE).any():

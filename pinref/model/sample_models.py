@@ -12,7 +12,8 @@ import math
 import numpy as np
 
 from ..errors import UnsupportedError
-from ..joints import JointModelFreeFlyer, JointModelRX, JointModelRY, JointModelRZ
+from ..joints import (JointModelComposite, JointModelFreeFlyer, JointModelRX, JointModelRY,
+                      JointModelRZ, JointModelSphericalZYX, JointModelTranslation)
 from ..spatial import SE3, Inertia
 from .model import Model
 
@@ -93,21 +94,26 @@ def buildSampleModelManipulator(mimic=False):
     return model
 
 
+def _composite_root():
+    """The root Pinocchio's sample models use instead of a free-flyer: a JointModelComposite of
+    a JointModelTranslation and a JointModelSphericalZYX (nq = nv = 6), placements identity."""
+    return JointModelComposite(JointModelTranslation()).addJoint(JointModelSphericalZYX())
+
+
 def buildSampleModelHumanoid(using_free_flyer=True):
     """Pinocchio's sample humanoid (``pin.buildSampleModelHumanoid()``): a free-flyer
     ``root_joint``, two legs and two arms (the manipulator) and a chest and head; nq = 35,
-    nv = 34, njoints = 30. Only ``using_free_flyer=True`` is available (the other root is a
-    composite joint, which pinref does not have)."""
-    if not using_free_flyer:
-        raise UnsupportedError(
-            "buildSampleModelHumanoid(using_free_flyer=False): Pinocchio's root_joint is then a "
-            "JointModelComposite (JointModelTranslation + JointModelSphericalZYX), and pinref "
-            "has no composite joint; use using_free_flyer=True")
+    nv = 34, njoints = 30. ``using_free_flyer=False``: the root is a composite of a
+    translation and a ZYX spherical joint with Pinocchio's default (infinite) limits, nq =
+    nv = 34."""
     model = Model()
     I4 = SE3.Identity()
-    ff = model.addJoint(0, JointModelFreeFlyer(), I4, "root_joint")
-    model.lowerPositionLimit[3:7] = -1.0
-    model.upperPositionLimit[3:7] = 1.0
+    if using_free_flyer:
+        ff = model.addJoint(0, JointModelFreeFlyer(), I4, "root_joint")
+        model.lowerPositionLimit[3:7] = -1.0
+        model.upperPositionLimit[3:7] = 1.0
+    else:
+        ff = model.addJoint(0, _composite_root(), I4, "root_joint")
     model.appendBodyToJoint(ff, _ijoint())
     model.addJointFrame(ff, -1)
     flip = _rotate(math.pi, (1.0, 0.0, 0.0))
@@ -164,25 +170,22 @@ def buildSampleModelHumanoidRandom(using_free_flyer=True, mimic=False):
     inertias and the limits are random, drawn from NumPy's global generator (Pinocchio draws
     them from Eigen's ``Random``, so the values differ). The quaternion's limits are [-1, 1].
 
-    ``using_free_flyer=False`` (Pinocchio's root is then a ``JointModelComposite`` of a
-    ``JointModelTranslation`` and a ``JointModelSphericalZYX``) and ``mimic=True`` (``larm6``
-    mimics ``larm5``) raise UnsupportedError: pinref has neither composite nor mimic joints.
+    ``using_free_flyer=False``: the root is Pinocchio's ``JointModelComposite`` of a
+    ``JointModelTranslation`` and a ``JointModelSphericalZYX`` (nq = nv = 32), its limits
+    random like the others'. ``mimic=True`` (``larm6`` mimics ``larm5``) raises
+    UnsupportedError: pinref has no mimic joint.
     """
-    if not using_free_flyer:
-        raise UnsupportedError(
-            "buildSampleModelHumanoidRandom(using_free_flyer=False): Pinocchio's root_joint is "
-            "then a JointModelComposite (JointModelTranslation + JointModelSphericalZYX), and "
-            "pinref has no composite joint; use using_free_flyer=True (a JointModelFreeFlyer "
-            "root)")
     if mimic:
         raise UnsupportedError(
             "buildSampleModelHumanoidRandom(mimic=True): larm6_joint would be a JointModelMimic "
             "of larm5_joint, and pinref has no mimic joint; use mimic=False")
     axes = {"X": JointModelRX, "Y": JointModelRY, "Z": JointModelRZ}
     model = Model()
-    _add_random_joint_and_body(model, JointModelFreeFlyer(), "universe", "root", SE3.Identity())
-    model.lowerPositionLimit[3:7] = -1.0
-    model.upperPositionLimit[3:7] = 1.0
+    root = JointModelFreeFlyer() if using_free_flyer else _composite_root()
+    _add_random_joint_and_body(model, root, "universe", "root", SE3.Identity())
+    if using_free_flyer:
+        model.lowerPositionLimit[3:7] = -1.0
+        model.upperPositionLimit[3:7] = 1.0
     for limb, parent_name, joint_axes in _HUMANOID_RANDOM_LIMBS:
         for k, axis in enumerate(joint_axes):
             name = "chest" if limb == "torso" and k == 1 else f"{limb}{k + 1}"

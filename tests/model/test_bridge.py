@@ -227,8 +227,7 @@ def _ellipsoid_model():
     return pm
 
 
-UNSUPPORTED = [(pin.buildSampleModelManipulator(True), "Mimic"),
-               (pin.buildSampleModelHumanoid(False), "Composite")]
+UNSUPPORTED = [(pin.buildSampleModelManipulator(True), "Mimic")]
 if is_pin4(pin):
     UNSUPPORTED.append((_ellipsoid_model(), "Ellipsoid"))
 
