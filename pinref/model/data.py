@@ -81,6 +81,10 @@ class Data:
         # Also written there: liMi, oMi, v, a (rnea), ov, J, dJ, tau, g, M, u, ddq, Fcrb (Fcrb[0]
         # is their scratch), and the joints' U, StU, Dinv, UDinv (WORLD frame, aba). "cols" of a
         # (6, nv) cache: column k belongs to the joint whose tangent directions hold k.
+        # aba(..., Convention.WORLD) (aba_world.py) writes ov, oa, oa_gf, oh, of (subtree sums
+        # without fext, each body's own with it), oinertias = oYcrb (each body alone), oYaba, J;
+        # crba(..., WORLD) (crba_world.py) oYcrb (subtree composites, [0] the robot's), J, Ag
+        # (about com[0] on return), mass[0], com[0].
         self.oa = MotionStack(pos, np.zeros(6))           # acceleration of body i, WORLD: oMi a[i]
         self.oa_gf = MotionStack(pos, np.zeros(6))        # oa_i - gravity, WORLD; [0]: -gravity
         self.oh = ForceStack(pos, np.zeros(6))            # momentum oYcrb_i ov_i of body i, WORLD
