@@ -24,6 +24,10 @@ def _calls(lib, model, data, q, v, a):
     gamma = np.zeros(3)
     return {
         "aba": lambda s: lib.aba(model, data, q[s], v[s], a[s]),
+        # --- Convention.WORLD ---
+        "aba WORLD":
+            lambda s: lib.aba(model, data, q[s], v[s], a[s], convention=lib.Convention.WORLD),
+        "crba WORLD": lambda s: lib.crba(model, data, q[s], convention=lib.Convention.WORLD),
         # --- computeMinverse ---
         "computeMinverse": lambda s: lib.computeMinverse(model, data, q[s]),
         # --- Coriolis, computeAllTerms ---
