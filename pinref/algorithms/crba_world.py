@@ -100,11 +100,12 @@ def _crba_world_backward_step(call, level, blocks, T, C, J, Y, Ag, data):
     """Mirrors CrbaWorldConventionBackwardStep::algo for the joints of one level: their Ag
     columns and block rows of M, then their composite inertias added into their parents'."""
     cols = level.v_index
+    Jl = J[cols]
     # Ag[:, cols_i] = oYcrb_i J[:, cols_i]
-    Ag[cols] = mv(Y[C.row[cols]], J[cols])
+    Ag[cols] = mv(Y[C.row[cols]], Jl)
     # M[cols_i, sub_i] = J[:, cols_i]^T Ag[:, sub_i]
     local, rows, sub = blocks
-    JtAg = columns_first(J[cols]) @ matrix_face(Ag)                  # (*batch, K, nv)
+    JtAg = columns_first(Jl) @ matrix_face(Ag)                       # (*batch, K, nv)
     data.M[..., rows, sub] = JtAg[..., local, sub]
     i = level.rows
     for children, parents, ids in level.rounds:
