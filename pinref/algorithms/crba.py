@@ -208,12 +208,14 @@ def crba(model, data, q, convention=Convention.LOCAL):
     triangle is copied into the lower one. ``data.M`` is left symmetric; an owned copy is
     returned. Writes liMi, Ycrb (i >= 1), Fcrb (subtree columns), M, joints; not oMi.
     """
-    if convention_of(convention, "crba") == Convention.WORLD:
-        from .crba_world import crba_world
-        return crba_world(model, data, q)
+    world = convention_of(convention, "crba") == Convention.WORLD
     check_data(model, data)
-    with S.Call("crba", model, data, inputs(q=q)) as call:
+    with S.Call("crbaWorldConvention" if world else "crba", model, data, inputs(q=q)) as call:
         data.M = np.zeros(np.shape(data.M))
-        M = _crba_upper(call, model, data, q)
+        if world:
+            from .crba_world import crba_world_upper
+            M = crba_world_upper(model, data, q, call)
+        else:
+            M = _crba_upper(call, model, data, q)
         call.run(S.CRBA_SYMMETRIC, _symmetric_step, call, model, data)
     return M.copy()

@@ -42,9 +42,8 @@ import numpy as np
 
 from ..spatial._kernels import ANGULAR, LINEAR
 from . import steps as S
-from ._args import check_data, state, writable
-from ._levels import Walk, expand, full, inputs, joint_calc
-from .crba import _symmetric_step
+from ._args import state, writable
+from ._levels import Walk, expand, full, joint_calc
 from .rnea_derivatives import (_action_matrices, _inertia_from_matrix, _InertiasFromMatrices,
                                columns, columns_first, matrix_face, mv, subspace_columns,
                                world_placements_step)
@@ -166,13 +165,3 @@ def crba_world_upper(model, data, q, call=S.QUIET):
     data.mark("crba", "liMi", "oMi", "J", "oYcrb", "Ag", "M", "mass", "com")
     return data.M
 
-
-def crba_world(model, data, q):
-    """``pin.crba(model, data, q, Convention.WORLD)``: M zeroed, ``crba_world_upper``, the strict
-    upper triangle copied into the lower one; returns an owned copy of the symmetric data.M."""
-    check_data(model, data)
-    with S.Call("crbaWorldConvention", model, data, inputs(q=q)) as call:
-        data.M = np.zeros(np.shape(data.M))
-        M = crba_world_upper(model, data, q, call)
-        call.run(S.CRBA_SYMMETRIC, _symmetric_step, call, model, data)
-    return M.copy()

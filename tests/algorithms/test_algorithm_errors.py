@@ -92,20 +92,26 @@ def test_mimic_joint_is_refused():
         pinref.compare.from_pinocchio(pin.buildSampleModelManipulator(True))
 
 
+CONVENTIONS = [pinref.Convention.LOCAL, pinref.Convention.WORLD]
+
+
+@pytest.mark.parametrize("convention", CONVENTIONS, ids=str)
 @pytest.mark.parametrize("joint", [pinref.JointModelRY, pinref.JointModelFreeFlyer])
-def test_singular_joint_space_inertia_names_the_joint(joint):
+def test_singular_joint_space_inertia_names_the_joint(joint, convention):
     model = pinref.Model()
     j1 = model.addJoint(0, pinref.JointModelRX(), pinref.SE3.Identity(), "shoulder")
     model.appendBodyToJoint(j1, pinref.Inertia.Random())
     model.addJoint(j1, joint(), pinref.SE3.Identity(), "massless_tip")
     q = np.concatenate(([0.3], model.joints[2].lie_group.neutral()))
-    with pytest.raises(errors.NotPositiveDefiniteError, match="'massless_tip'"):
-        pinref.aba(model, pinref.Data(model), q, np.zeros(model.nv), np.zeros(model.nv))
+    zero = np.zeros(model.nv)
+    with pytest.raises(errors.NotPositiveDefiniteError, match="aba: joint 'massless_tip'"):
+        pinref.aba(model, pinref.Data(model), q, zero, zero, convention=convention)
     with pytest.raises(ArithmeticError):
-        pinref.aba(model, pinref.Data(model), q, np.zeros(model.nv), np.zeros(model.nv))
+        pinref.aba(model, pinref.Data(model), q, zero, zero, convention=convention)
 
 
-def test_crba_refuses_a_tree_whose_subtrees_are_not_contiguous():
+@pytest.mark.parametrize("convention", CONVENTIONS, ids=str)
+def test_crba_refuses_a_tree_whose_subtrees_are_not_contiguous(convention):
     model = pinref.Model()
     a = model.addJoint(0, pinref.JointModelRX(), pinref.SE3.Identity(), "a")
     model.addJoint(0, pinref.JointModelRY(), pinref.SE3.Identity(), "b")
@@ -113,8 +119,9 @@ def test_crba_refuses_a_tree_whose_subtrees_are_not_contiguous():
     for j in range(1, 4):
         model.appendBodyToJoint(j, pinref.Inertia.Random())
     with pytest.raises(errors.ModelError, match="subtree of joint 'a'.*depth-first"):
-        pinref.crba(model, pinref.Data(model), np.zeros(3))
-    pinref.aba(model, pinref.Data(model), np.zeros(3), np.zeros(3), np.zeros(3))
+        pinref.crba(model, pinref.Data(model), np.zeros(3), convention=convention)
+    pinref.aba(model, pinref.Data(model), np.zeros(3), np.zeros(3), np.zeros(3),
+               convention=convention)
 
 
 @pytest.mark.parametrize("call", ["rnea", "aba", "crba", "computeRNEADerivatives",
@@ -147,12 +154,13 @@ def test_fext_with_more_batch_axes_than_the_states_is_refused():
     pinref.aba(MODEL, pinref.Data(MODEL), q, v, a, np.zeros((MODEL.njoints, 6)))
 
 
-def test_singular_block_leaves_nan_not_a_valid_looking_ddq():
+@pytest.mark.parametrize("convention", CONVENTIONS, ids=str)
+def test_singular_block_leaves_nan_not_a_valid_looking_ddq(convention):
     model = pinref.Model()
     j1 = model.addJoint(0, pinref.JointModelRX(), pinref.SE3.Identity(), "shoulder")
     model.appendBodyToJoint(j1, pinref.Inertia.Random())
     model.addJoint(j1, pinref.JointModelRY(), pinref.SE3.Identity(), "massless_tip")
     data = pinref.Data(model)
     with pytest.raises(errors.NotPositiveDefiniteError):
-        pinref.aba(model, data, np.zeros(2), np.zeros(2), np.zeros(2))
+        pinref.aba(model, data, np.zeros(2), np.zeros(2), np.zeros(2), convention=convention)
     assert np.all(np.isnan(data.ddq)) and np.all(np.isnan(data.u))

@@ -5,7 +5,8 @@ After each call every WORLD cache both expose (oMi, liMi, ov, oa, oa_gf, oh, of,
 J, Ag, mass[0], com[0], M, ddq and the joints' M, S, v, c, U, UDinv, Dinv) and every LOCAL
 cache (tests/models.py ``caches``: what the WORLD passes must leave alone) are compared per
 state at ``1e-12 * max(1, max|ref|)``; u, StU and oinertias, which pin does not expose, through
-the equations pin's caches satisfy.
+the equations pin's caches satisfy. A singular joint block and a tree whose subtrees are not
+contiguous: tests/algorithms/test_algorithm_errors.py, in both conventions.
 """
 
 import numpy as np
@@ -193,27 +194,3 @@ def test_unnormalized_quaternion_names_the_joint():
         pinref.aba(MODEL, MODEL.createData(), q, v, tau, convention=WORLD)
     with pytest.raises(errors.NotNormalizedError, match="'root_joint'"):
         pinref.crba(MODEL, MODEL.createData(), q, convention=WORLD)
-
-
-@pytest.mark.parametrize("joint", [pinref.JointModelRY, pinref.JointModelFreeFlyer])
-def test_singular_block_names_the_joint_and_leaves_nan(joint):
-    model = pinref.Model()
-    j1 = model.addJoint(0, pinref.JointModelRX(), pinref.SE3.Identity(), "shoulder")
-    model.appendBodyToJoint(j1, pinref.Inertia.Random())
-    model.addJoint(j1, joint(), pinref.SE3.Identity(), "massless_tip")
-    q = np.concatenate(([0.3], model.joints[2].lie_group.neutral()))
-    data = model.createData()
-    with pytest.raises(errors.NotPositiveDefiniteError, match="aba: joint 'massless_tip'"):
-        pinref.aba(model, data, q, np.zeros(model.nv), np.zeros(model.nv), convention=WORLD)
-    assert np.all(np.isnan(data.ddq)) and np.all(np.isnan(data.u))
-
-
-def test_crba_refuses_a_tree_whose_subtrees_are_not_contiguous():
-    model = pinref.Model()
-    a = model.addJoint(0, pinref.JointModelRX(), pinref.SE3.Identity(), "a")
-    model.addJoint(0, pinref.JointModelRY(), pinref.SE3.Identity(), "b")
-    model.addJoint(a, pinref.JointModelRZ(), pinref.SE3.Identity(), "a_child")
-    for j in range(1, 4):
-        model.appendBodyToJoint(j, pinref.Inertia.Random())
-    with pytest.raises(errors.ModelError, match="subtree of joint 'a'"):
-        pinref.crba(model, model.createData(), np.zeros(3), convention=WORLD)
