@@ -62,8 +62,8 @@ class CartesianProduct(_LieGroup):
         return self._units
 
     def _parts(self, method, *arrays):
-        """``space.method(*segments)`` for each part, concatenated along the last axis; an
-        array of ``arrays`` is a q (``'q'``) or v (``'v'``) argument, given as a pair."""
+        """``space.method(*args)`` for each part, a list; ``arrays`` are ``(kind, x)`` pairs:
+        kind ``"q"`` (``"v"``) passes the part's segment of x's last axis, None x as it is."""
         out = []
         for space, qs, vs in zip(self.spaces, self.q_slices, self.v_slices):
             args = [x if kind is None else x[..., qs if kind == "q" else vs]
