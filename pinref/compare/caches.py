@@ -108,7 +108,7 @@ class PinCaches:
             if name in ("Ycrb", "oYcrb"):
                 attr = "matrix"
             group = groups.setdefault((base, i), [])
-            needs_reshape = len(tail) == 2 and tail[1] == 1 and (base == "joints" or i is None)
+            needs_reshape = len(tail) == 2 and tail[1] == 1      # one column: pin gives (6,)
             group.append((_getter(name, attr), self.arrays[name, i],
                           tail if needs_reshape else None))
         self.lists = sorted({base for base, i in groups if i is not None})

@@ -372,3 +372,12 @@ def test_broken_world_backward_step_is_found_at_its_pass_and_joint():
     assert "oYaba_i bias_i" in d.reference
     with pytest.raises(pinref.errors.ArgumentValueError, match="convention"):
         compare("tutorial", states=1, convention="GLOBAL")
+
+
+@pytest.mark.parametrize("convention", ["LOCAL", "WORLD"])
+def test_a_model_with_one_dof(convention):
+    """nv == 1: pin hands the one-column caches (Fcrb[i], J, Ag) back as (6,) vectors."""
+    model = pinref.Model()
+    model.addJoint(0, pinref.JointModelRY(), pinref.SE3.Identity(), "ry")
+    model.appendBodyToJoint(1, pinref.Inertia(2.0, np.array([0.0, 0.0, -0.5]), np.eye(3) * 0.1))
+    assert compare(model, states=3, fext=True, convention=convention).agree
