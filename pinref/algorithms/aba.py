@@ -226,10 +226,10 @@ def aba(model, data, q, v, tau, fext=None, convention=Convention.LOCAL):
         if world:
             from .aba_world import aba_world
             return aba_world(call, model, data, q, v, tau, fext)
-        return _aba(call, model, data, q, v, tau, fext, convention)
+        return _aba(call, model, data, q, v, tau, fext)
 
 
-def _aba(call, model, data, q, v, tau, fext, convention):
+def _aba(call, model, data, q, v, tau, fext):
     q, arrays, shape = state(model, q, data=data, v=v, tau=tau)
     q, v, tau = full(shape, q, arrays["v"], arrays["tau"])
     fext = external_forces(model, fext, shape)
