@@ -15,6 +15,7 @@ import pinocchio as pin
 import pytest
 from conftest import assert_close
 from models import (
+    COMPOSITE_MODEL_NAMES,
     MODEL_NAMES,
     assert_caches_match_pin,
     build,
@@ -83,6 +84,11 @@ def test_compute_all_terms_matches_pin_after_a_call_history(model_name, batch):
         for idx, pdata in zip(np.ndindex(*batch), pdatas):
             pin.computeAllTerms(pmodel, pdata, q[idx], v[idx])
             assert_caches_match_pin(_cat_caches, rmodel, rdata, pmodel, pdata, idx, batch, 1e-12)
+
+
+@pytest.mark.parametrize("model_name", COMPOSITE_MODEL_NAMES)
+def test_compute_all_terms_matches_pin_on_composite_joints(model_name):
+    test_compute_all_terms_matches_pin_after_a_call_history(model_name, (2,))
 
 
 @pytest.mark.parametrize("model_name", MODEL_NAMES)

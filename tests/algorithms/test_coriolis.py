@@ -20,6 +20,7 @@ import pinocchio as pin
 import pytest
 from conftest import assert_close
 from models import (
+    COMPOSITE_MODEL_NAMES,
     MODEL_NAMES,
     assert_caches_match_pin,
     build,
@@ -91,6 +92,17 @@ def test_coriolis_matrix_matches_pin(model_name, batch):
         assert_caches_match_pin(_coriolis_caches, rmodel, rdata, pmodel, pdata, idx, batch, 1e-12)
 
 
+# pin 3.8.0's computeCoriolisMatrix crashes (segmentation fault) on a composite joint of more
+# than 6 dofs, as composite_tree's root and composite_nested's have (docs/quirks.md): those two
+# are checked through the identities below only.
+COMPOSITES_PIN_RUNS = ["humanoid_composite", "humanoid_random_composite", "composite_chain"]
+
+
+@pytest.mark.parametrize("model_name", COMPOSITES_PIN_RUNS)
+def test_coriolis_matrix_matches_pin_on_composite_joints(model_name):
+    test_coriolis_matrix_matches_pin(model_name, (2,))
+
+
 @pytest.mark.parametrize("first", ["computeRNEADerivatives", "computeABADerivatives"])
 @pytest.mark.parametrize("batch", BATCHES, ids=str)
 @pytest.mark.parametrize("model_name", MODEL_NAMES)
@@ -125,7 +137,7 @@ def _at_rest_where_s_moves(rmodel, v):
     return v
 
 
-@pytest.mark.parametrize("model_name", MODEL_NAMES)
+@pytest.mark.parametrize("model_name", MODEL_NAMES + COMPOSITE_MODEL_NAMES)
 def test_coriolis_torques_are_nle_minus_gravity(model_name):
     rmodel, pmodel, q, v, _ = _setup(model_name, (4,), "identity")
     v = _at_rest_where_s_moves(rmodel, v)
@@ -152,7 +164,7 @@ def test_pin_leaves_out_the_bias_of_joints_whose_subspace_moves(model_name):
                  tol=1e-12, what="pin's gap with those joints at rest")
 
 
-@pytest.mark.parametrize("model_name", MODEL_NAMES)
+@pytest.mark.parametrize("model_name", MODEL_NAMES + COMPOSITE_MODEL_NAMES)
 def test_mass_matrix_derivative_is_c_plus_c_transpose(model_name):
     """``dM/dt = C + C^T`` along q(t) = integrate(q, t v), central differences of pin's crba
     (truncation ~eps^2, rounding ~1e-16 / eps: 1e-7 relative bounds both)."""
