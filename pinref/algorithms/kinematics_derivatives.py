@@ -81,7 +81,7 @@ caches it reads were never written.
 
 import numpy as np
 
-from ..errors import ModelError
+from ..errors import ArgumentTypeError, ModelError
 from ..model.tree import tree
 from ..spatial import SE3, Motion
 from ..spatial._kernels import (
@@ -316,7 +316,7 @@ def _point_target(model, data, joint_id, placement, reference_frame, where, cach
     check_data(model, data)
     i = check_joint_id(model, joint_id, where)
     if not isinstance(placement, SE3):
-        raise ModelError(f"{where}: placement must be a pinref.SE3 (the point's placement in "
+        raise ArgumentTypeError(f"{where}: placement must be a pinref.SE3 (the point's placement in "
                          f"joint {i}'s frame), got {type(placement).__name__}")
     rf = check_reference_frame(reference_frame, where)
     if rf == ReferenceFrame.WORLD:
