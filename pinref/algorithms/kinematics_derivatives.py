@@ -316,8 +316,8 @@ def _point_target(model, data, joint_id, placement, reference_frame, where, cach
     check_data(model, data)
     i = check_joint_id(model, joint_id, where)
     if not isinstance(placement, SE3):
-        raise ArgumentTypeError(f"{where}: placement must be a pinref.SE3 (the point's placement in "
-                         f"joint {i}'s frame), got {type(placement).__name__}")
+        raise ArgumentTypeError(f"{where}: placement must be a pinref.SE3 (the point's placement "
+                                f"in joint {i}'s frame), got {type(placement).__name__}")
     rf = check_reference_frame(reference_frame, where)
     if rf == ReferenceFrame.WORLD:
         raise ModelError(f"{where}: reference_frame must be LOCAL or LOCAL_WORLD_ALIGNED (a "

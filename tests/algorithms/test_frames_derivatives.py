@@ -2,8 +2,8 @@
 overloads, after computeForwardKinematicsDerivatives.
 
 Oracles: Pinocchio 3.8.0 per state at ``1e-12 * max(1, max|ref|)`` for the frames that
-frame_cases adds to the models (one OP_FRAME per joint at a random placement), every reference frame,
-batch shapes (), (5,), (2, 3), with ``oMf`` after the frame_id form (which writes it); central
+frame_cases adds to the models (one OP_FRAME per joint at a random placement), every reference
+frame, batch shapes (), (5,), (2, 3), with ``oMf`` after the frame_id form (which writes it); central
 finite differences of pin's own getFrameVelocity and getFrameAcceleration. As for the joints
 (test_kinematics_derivatives.py), pin's LOCAL_WORLD_ALIGNED q-partials leave out the motion of
 the frame's origin; the sweep checks them with that term added.
@@ -14,7 +14,13 @@ import pinocchio as pin
 import pytest
 from frame_cases import BATCHES, Case, models_with_frames, to_pin
 from models import MODEL_NAMES, random_states
-from test_kinematics_derivatives import FRAMES, LWA, check_sweeps, origin_motion_term, pin_motion
+from test_kinematics_derivatives import (
+    FRAMES,
+    LWA,
+    check_sweeps,
+    origin_motion_term,
+    pin_motion,
+)
 
 import pinref
 from pinref import errors
