@@ -33,12 +33,25 @@ def _calls(lib, model, data, q, v, a):
         # --- Coriolis, computeAllTerms ---
         "computeCoriolisMatrix": lambda s: lib.computeCoriolisMatrix(model, data, q[s], v[s]),
         "computeAllTerms": lambda s: lib.computeAllTerms(model, data, q[s], v[s]),
+        # --- kinematic derivatives --- (the getter after its compute call, both timed)
+        "computeForwardKinematicsDerivatives":
+            lambda s: lib.computeForwardKinematicsDerivatives(model, data, q[s], v[s], a[s]),
+        "computeForwardKinematicsDerivatives+getJointAccelerationDerivatives":
+            lambda s: (lib.computeForwardKinematicsDerivatives(model, data, q[s], v[s], a[s]),
+                       lib.getJointAccelerationDerivatives(model, data, last, lib.LOCAL)),
         # --- regressors ---
         "computeJointTorqueRegressor":
             lambda s: lib.computeJointTorqueRegressor(model, data, q[s], v[s], a[s]),
         "computeStaticRegressor": lambda s: lib.computeStaticRegressor(model, data, q[s]),
         "computeJointKinematicRegressor":
             lambda s: lib.computeJointKinematicRegressor(model, data, last, lib.LOCAL),
+        # --- centroidal ---
+        "ccrba": lambda s: lib.ccrba(model, data, q[s], v[s]),
+        "dccrba": lambda s: lib.dccrba(model, data, q[s], v[s]),
+        "computeCentroidalMomentumTimeVariation":
+            lambda s: lib.computeCentroidalMomentumTimeVariation(model, data, q[s], v[s], a[s]),
+        "computeCentroidalDynamicsDerivatives":
+            lambda s: lib.computeCentroidalDynamicsDerivatives(model, data, q[s], v[s], a[s]),
         # --- contact dynamics --- (a point contact: the linear rows of the last joint's Jacobian)
         "forwardDynamics": lambda s: lib.forwardDynamics(model, data, q[s], v[s], a[s], J, gamma),
         "impulseDynamics": lambda s: lib.impulseDynamics(model, data, q[s], v[s], J),
