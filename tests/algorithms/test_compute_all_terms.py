@@ -8,8 +8,6 @@ pin's own algorithms (crba, nonLinearEffects, computeGeneralizedGravity, hg = Ag
 errors for bad input.
 """
 
-import zlib
-
 import numpy as np
 import pinocchio as pin
 import pytest
@@ -18,9 +16,9 @@ from models import (
     COMPOSITE_MODEL_NAMES,
     MODEL_NAMES,
     assert_caches_match_pin,
-    build,
     cache_getter,
     random_states,
+    sequence_setup,
 )
 from test_coriolis import check_state_errors
 
@@ -30,13 +28,10 @@ from pinref import errors
 BATCHES = [(), (5,), (2, 3)]
 
 
-def _setup(model_name, batch, *key):
+def _setup(model_name, batch, key):
     """Models with the same random armature, and three random states for ``batch``."""
-    rng = np.random.default_rng(zlib.crc32(repr((model_name, batch) + key).encode()))
-    rmodel, pmodel = build(model_name)
-    rmodel.armature = rng.uniform(0.1, 1.0, rmodel.nv)
-    pmodel.armature = rmodel.armature.copy()
-    return rmodel, pmodel, [random_states(pmodel, batch, rng) for _ in range(3)]
+    rng, rmodel, pmodel, q, v, a = sequence_setup(model_name, key, batch, True)
+    return rmodel, pmodel, [(q, v, a)] + [random_states(pmodel, batch, rng) for _ in range(2)]
 
 
 def _cat_caches(model, data, lib, idx, batch):

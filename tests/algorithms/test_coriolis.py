@@ -13,8 +13,6 @@ q, its C v is not nle - g while those joints move (docs/quirks.md). pinref repro
 Pinocchio's C; the identities are checked with those joints at rest, and a test shows the gap.
 """
 
-import zlib
-
 import numpy as np
 import pinocchio as pin
 import pytest
@@ -23,9 +21,8 @@ from models import (
     COMPOSITE_MODEL_NAMES,
     MODEL_NAMES,
     assert_caches_match_pin,
-    build,
     cache_getter,
-    random_states,
+    sequence_setup,
 )
 from test_rnea_derivatives import configuration_dependent_columns
 
@@ -35,13 +32,9 @@ from pinref import errors
 BATCHES = [(), (5,), (2, 3)]
 
 
-def _setup(model_name, batch, *key):
+def _setup(model_name, batch, key):
     """Models with the same random armature, random states for ``batch``."""
-    rng = np.random.default_rng(zlib.crc32(repr((model_name, batch) + key).encode()))
-    rmodel, pmodel = build(model_name)
-    rmodel.armature = rng.uniform(0.1, 1.0, rmodel.nv)
-    pmodel.armature = rmodel.armature.copy()
-    q, v, a = random_states(pmodel, batch, rng)
+    _, rmodel, pmodel, q, v, a = sequence_setup(model_name, key, batch, True)
     return rmodel, pmodel, q, v, a
 
 
@@ -107,7 +100,7 @@ def test_coriolis_matrix_matches_pin_on_composite_joints(model_name):
 @pytest.mark.parametrize("batch", BATCHES, ids=str)
 @pytest.mark.parametrize("model_name", MODEL_NAMES)
 def test_get_coriolis_matrix_after_a_derivative_pass_matches_pin(model_name, batch, first):
-    rmodel, pmodel, q, v, a = _setup(model_name, batch, "get", first)
+    rmodel, pmodel, q, v, a = _setup(model_name, batch, ("get", first))
     rdata = pinref.Data(rmodel)
     getattr(pinref, first)(rmodel, rdata, q, v, a)
     got = pinref.getCoriolisMatrix(rmodel, rdata)
