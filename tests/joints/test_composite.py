@@ -409,3 +409,14 @@ def test_locking_the_composite_root_matches_pin():
         q, v, a = _states(ref, (), 13)
         assert_close(pinref.rnea(mine, mine.createData(), q, v, a),
                      pin.rnea(ref, ref.createData(), q, v, a), what=f"rnea, {locked} locked")
+
+
+def test_aba_refuses_a_composite_of_more_than_6_dofs_without_armature():
+    """Its S has more columns than 6: S^T Ia S is singular (pin divides by it anyway)."""
+    rmodel, pmodel = build("composite_nested")
+    assert rmodel.joints[1].nv == 9
+    q, v, a = _states(pmodel, (), 14)
+    with pytest.raises(errors.NotPositiveDefiniteError, match="JointModelComposite"):
+        pinref.aba(rmodel, rmodel.createData(), q, v, a)
+    rmodel.armature = np.full(rmodel.nv, 0.1)
+    pinref.aba(rmodel, rmodel.createData(), q, v, a)
