@@ -24,6 +24,9 @@ from . import (aba, center_of_mass, crba, energy, frames, geometry, jacobian, jo
 from ._args import ArgumentPosition, Convention, KinematicLevel, ReferenceFrame
 from .aba_derivatives import computeABADerivatives
 from .center_of_mass import *  # noqa: F401,F403
+from .center_of_mass_derivatives import *  # noqa: F401,F403
+from .centroidal import *  # noqa: F401,F403
+from .centroidal_derivatives import *  # noqa: F401,F403
 from . import cholesky
 from .compute_all_terms import computeAllTerms
 from .contact_dynamics import *  # noqa: F401,F403
@@ -62,6 +65,8 @@ __all__ = ["Convention", "forwardKinematics", "nonLinearEffects", "computeMinver
            "ARG3", "ARG4",
            *frames.__all__, *geometry.__all__, *jacobian.__all__,
            *center_of_mass.__all__, *energy.__all__, *joint_configuration.__all__,
+           *center_of_mass_derivatives.__all__, *centroidal.__all__,
+           *centroidal_derivatives.__all__,
            "computeCoriolisMatrix", "getCoriolisMatrix", "computeAllTerms",
            *regressor.__all__, *frames_derivatives.__all__, *kinematics_derivatives.__all__,
            "cholesky", *contact_dynamics.__all__]

@@ -387,13 +387,16 @@ def external_world_forces(model, T, Xf, fext, nb):
     return matvec(Xf, ext)
 
 
-def motion_derivative_columns(C, data, Y, dY, J):
+def motion_derivative_columns(C, data, Y, dY, J, parent_acceleration=None):
     """The closing lines of ComputeRNEADerivativesForwardStep::algo (rnea-derivatives.hxx) and
     of ComputeABADerivativesForwardStep2::algo (aba-derivatives.hxx), which are the same in
     both, for every joint at once (they read ov and oa_gf of the joint and of its parent, whose
     steps are complete): dJ, dVdq, dAdq, dAdv column first ``(nv, *shape, 6)``, and doYcrb
-    (written into rows 1.. of ``dY``). ``Y``: oYcrb (rows, joint i's body only)."""
-    OV, OA_GF = data.ov.vector, data.oa_gf.vector
+    (written into rows 1.. of ``dY``). ``Y``: oYcrb (rows, joint i's body only).
+    ``parent_acceleration``: the rows dAdq reads in place of oa_gf (CentroidalDynDerivatives-
+    ForwardStep reads oa)."""
+    OV = data.ov.vector
+    OA_GF = data.oa_gf.vector if parent_acceleration is None else parent_acceleration
     # dJ_i = ov_i x J_i
     dJ = mv(crm(OV[C.row]), J)
     # dVdq_i = ov_parent x J_i   (0 when parent == 0)
@@ -410,11 +413,11 @@ def motion_derivative_columns(C, data, Y, dY, J):
     return dJ, dVdq, dAdq, dAdv
 
 
-def subtree_sums_step(level, stack):
-    """``x_parent += x_i`` for the joints of one level (parent > 0), children in Pinocchio's
-    order (rounds): the backward steps' subtree sums, on ``stack (n, *batch, m)`` holding the
-    summed caches side by side."""
-    if not level.has_parent:
+def subtree_sums_step(level, stack, universe=False):
+    """``x_parent += x_i`` for the joints of one level (parent > 0; the universe, row 0, too
+    when ``universe``), children in Pinocchio's order (rounds): the backward steps' subtree
+    sums, on ``stack (n, *batch, m)`` holding the summed caches side by side."""
+    if not (level.has_parent or universe):
         return
     x = stack[level.rows]
     for children, parents, _ in level.rounds:

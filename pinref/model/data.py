@@ -116,6 +116,11 @@ class Data:
         self.hg = Force.Zero()                            # centroidal momentum, at the CoM (..., 6)
         self.dhg = Force.Zero()                           # d/dt hg: f[0] at the CoM    (..., 6)
         self.Ig = Inertia.Zero()                          # centroidal inertia (lever 0, world axes)
+        # --- centroidal (centroidal.hxx, centroidal-derivatives.hxx): "at the CoM" = world axes,
+        # moments about com[0]. Also written there: Ag (the centroidal map, hg = Ag v), dAg
+        # (dhg = Ag a + dAg v), hg, dhg, Ig, oYcrb, doYcrb, ov, oa, oh, of (subtree sums), h, f
+        # (LOCAL subtree sums), J, dJ, dVdq, dAdq (oa in place of oa_gf), dAdv, dFda, dFdq, dFdv.
+        self.dHdq = np.zeros((6, nv))                     # cols d oh / dq, world origin (..., 6, nv)
         # --- joints and tree bookkeeping ---------------------------------------------------
         self.joints = [jmodel.createData() for jmodel in model.joints]
         self.joint_rows = {}                              # Tree group key -> JointRows
