@@ -11,7 +11,11 @@ import numpy as np
 
 from .algorithms import (
     ReferenceFrame,
+    ccrba,
     centerOfMass,
+    computeCentroidalMap,
+    computeCentroidalMomentum,
+    computeCentroidalMomentumTimeVariation,
     computeFrameJacobian,
     computeGeneralizedGravity,
     computeJointJacobian,
@@ -108,6 +112,24 @@ class RobotWrapper:
         """The centre-of-mass acceleration (3,) in the world frame."""
         centerOfMass(self.model, self.data, q, v, a)
         return self.data.acom[0]
+
+    def centroidalMomentum(self, q, v):
+        """``computeCentroidalMomentum(model, data, q, v)``: hg (Force) at the CoM."""
+        return computeCentroidalMomentum(self.model, self.data, q, v)
+
+    def centroidalMap(self, q):
+        """``computeCentroidalMap(model, data, q)``: Ag (6, nv), with hg = Ag v."""
+        return computeCentroidalMap(self.model, self.data, q)
+
+    def centroidal(self, q, v):
+        """``ccrba(model, data, q, v)``, then ``(data.hg, data.Ag, data.Ig)``: the centroidal
+        momentum, map and inertia (the data's own objects, as in Pinocchio)."""
+        ccrba(self.model, self.data, q, v)
+        return self.data.hg, self.data.Ag, self.data.Ig
+
+    def centroidalMomentumVariation(self, q, v, a):
+        """``computeCentroidalMomentumTimeVariation(model, data, q, v, a)``: dhg (Force)."""
+        return computeCentroidalMomentumTimeVariation(self.model, self.data, q, v, a)
 
     def Jcom(self, q):
         """``jacobianCenterOfMass(model, data, q)`` (3, nv)."""

@@ -104,6 +104,19 @@ def test_dynamics_and_com_as_pin(robots):
         assert_same(ours.com(), theirs.com(), "com()")  # of the kinematics in data
 
 
+def test_centroidal_as_pin(robots):
+    """centroidal returns (hg, Ag, Ig), data's own objects in both."""
+    ours, theirs = robots
+    for q, v, a in _states(theirs):
+        for method, args in (("centroidalMomentum", (q, v)), ("centroidalMap", (q,)),
+                             ("centroidalMomentumVariation", (q, v, a))):
+            assert_same(getattr(ours, method)(*args), getattr(theirs, method)(*args), method)
+        got, ref = ours.centroidal(q, v), theirs.centroidal(q, v)
+        assert_same(got[:2], ref[:2], "centroidal (hg, Ag)")
+        assert_close(got[2].matrix(), ref[2].matrix(), TOL, "centroidal Ig")
+        assert got[0] is ours.data.hg and got[2] is ours.data.Ig
+
+
 def test_kinematics_as_pin(robots):
     ours, theirs = robots
     joint, frame = ours.model.njoints - 1, ours.model.nframes - 1
