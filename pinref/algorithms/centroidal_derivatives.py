@@ -54,21 +54,13 @@ from ..model.tree import tree
 from ..spatial import Force
 from ..spatial._kernels import LINEAR, cross
 from ._args import check_data, state
-from ._levels import (
-    Walk,
-    crf,
-    full,
-    joint_calc,
-    kind_subspace_times,
-    tangent_rows,
-    widen,
-)
+from ._levels import crf, full, widen
 from .centroidal import at_point, centroidal_inertia, subtree_sums, world_inertias
 from .rnea_derivatives import (
     _force_cross_matrix,
     _InertiasFromMatrices,
-    _rnea_derivatives_forward_step,
     columns,
+    forward_levels,
     matrix_face,
     motion_derivative_columns,
     moved,
@@ -153,16 +145,8 @@ def computeCentroidalDynamicsDerivatives(model, data, q, v, a):
     model.check_compact_subtrees("computeCentroidalDynamicsDerivatives")
     n = model.njoints
     widen(data, shape, "liMi", "oMi", "v", "a", "ov", "oa", "oh", "of", "doYcrb")
-    T = Walk(model, q, v)
-    C = columns(model, T)
-    # jcalc(q, v) ; liMi ; S_i a_i + c_J   (every joint: no parent read)
-    kin = joint_calc(T, data, q, v, shape)
-    Sa_c = kind_subspace_times(T, data, tangent_rows(a), shape)
-    if kin.c is not None:
-        Sa_c = Sa_c + kin.c
-    for level in T.levels:
-        # oMi = oMi[parent] liMi ;  v_i ;  a_i
-        _rnea_derivatives_forward_step(level, kin, Sa_c, data)
+    # jcalc(q, v) ; liMi ; S_i a_i + c_J (every joint) ;  oMi, v_i, a_i (level by level)
+    T, C = forward_levels(model, data, q, v, a, shape)
     buf, Yv, dYv, OH, OF = packed(n, shape, 36, 36, 6, 6)
     Y, dY = (x.reshape(x.shape[:-1] + (6, 6)) for x in (Yv, dYv))
     J, dJ, dVdq, dAdq, dAdv = _centroidal_forward_columns(T, C, data, shape, (Y, dY, OH, OF))

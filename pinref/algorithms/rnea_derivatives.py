@@ -602,6 +602,24 @@ def _rnea_derivatives_forward_step(level, kin, Sa_c, data):
         A[i] = Sa_c[i] + matvec(crm(vJ), vJ)
 
 
+def forward_levels(model, data, q, v, a, shape):
+    """The start of ComputeRNEADerivativesForwardStep (and of CentroidalDynDerivativesForward-
+    Step, the same statements) for every joint: jcalc, liMi and ``S_i a_i + c_J`` (no parent
+    read), then oMi, v, a level by level. Returns the call's Walk and the model's Columns."""
+    T = Walk(model, q, v)
+    C = columns(model, T)
+    # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] M_J ; S_i a_i + c_J
+    # (every joint: no parent read)
+    kin = joint_calc(T, data, q, v, shape)
+    Sa_c = kind_subspace_times(T, data, tangent_rows(a), shape)
+    if kin.c is not None:
+        Sa_c = Sa_c + kin.c
+    for level in T.levels:
+        # oMi = oMi[parent] liMi ;  v_i ;  a_i
+        _rnea_derivatives_forward_step(level, kin, Sa_c, data)
+    return T, C
+
+
 def _rnea_derivatives_forward_columns(model, T, C, data, Sc, fext, shape, P):
     """The statements of ComputeRNEADerivativesForwardStep::algo after oMi, v and a, for every
     joint after the level loop: ov, oa, oa_gf, oYcrb = oinertias, oh, of, J and (see
@@ -701,16 +719,7 @@ def computeRNEADerivatives(model, data, q, v, a, fext=None):
     data.oa_gf[0] = -model.gravity
     out = data.dtau_dq, data.dtau_dv, data.M = [
         _in_place(getattr(data, name), shape + (nv, nv)) for name in ("dtau_dq", "dtau_dv", "M")]
-    T = Walk(model, q, v)
-    C = columns(model, T)
-    # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] M_J ; S_i a_i + c_J
-    # (every joint: no parent read)
-    kin = joint_calc(T, data, q, v, shape)
-    Sa_c = kind_subspace_times(T, data, tangent_rows(a), shape)
-    if kin.c is not None:
-        Sa_c = Sa_c + kin.c
-    for level in T.levels:
-        _rnea_derivatives_forward_step(level, kin, Sa_c, data)
+    T, C = forward_levels(model, data, q, v, a, shape)
     buf, Yv, dYv, OF = packed(n, shape, 36, 36, 6)
     Y, dY = (x.reshape(x.shape[:-1] + (6, 6)) for x in (Yv, dYv))
     cols = _rnea_derivatives_forward_columns(model, T, C, data, subspace_columns(C, data, shape),
