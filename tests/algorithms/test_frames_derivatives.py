@@ -12,14 +12,13 @@ the frame's origin; the sweep checks them with that term added.
 import numpy as np
 import pinocchio as pin
 import pytest
-from frame_cases import BATCHES, Case, models_with_frames, to_pin
+from frame_cases import BATCHES, Case, models_with_frames
 from models import MODEL_NAMES, random_states
 from test_kinematics_derivatives import (
     FRAMES,
-    LWA,
-    check_sweeps,
-    origin_motion_term,
-    pin_motion,
+    check_motion_sweeps,
+    compare_tuple,
+    computed,
 )
 
 import pinref
@@ -28,37 +27,25 @@ from pinref import errors
 GETTERS = ("getFrameVelocityDerivatives", "getFrameAccelerationDerivatives")
 
 
-def _computed(name, batch):
-    case = Case(name, batch, seed=3)
-    case.run("computeForwardKinematicsDerivatives", case.q, case.v, case.a)
-    return case
-
-
-def _compare_tuple(case, got, refs, what):
-    assert isinstance(got, tuple) and len(got) == len(refs[0]), what
-    for k, x in enumerate(got):
-        case.compare(x, [r[k] for r in refs], f"{what}[{k}]")
-
-
 @pytest.mark.parametrize("rf", FRAMES, ids=str)
 @pytest.mark.parametrize("batch", BATCHES, ids=str)
 @pytest.mark.parametrize("model_name", MODEL_NAMES)
 def test_frame_derivatives_match_pin(model_name, batch, rf):
-    case = _computed(model_name, batch)
+    case = computed(model_name, batch, seed=3)
     for j in range(case.rmodel.njoints):
         f = case.rmodel.getFrameId(f"op_{j}")   # one frame per joint, at a random placement
         frame = case.rmodel.frames[f]
         for name in GETTERS:
             got, refs = case.run(name, f, rf)
-            _compare_tuple(case, got, refs, f"{name}({f}, {rf})")
+            compare_tuple(case, got, refs, f"{name}({f}, {rf})")
             got, refs = case.run(name, frame.parentJoint, frame.placement, rf)
-            _compare_tuple(case, got, refs, f"{name}({frame.parentJoint}, placement, {rf})")
+            compare_tuple(case, got, refs, f"{name}({frame.parentJoint}, placement, {rf})")
     case.compare_caches("after the frame getters", ("oMi", "v", "a", "ov", "oa", "J", "dJ",
                                                      "oMf"))
 
 
 def test_only_the_frame_id_form_writes_oMf():
-    case = _computed("humanoid", (2,))
+    case = computed("humanoid", (2,), seed=3)
     f = case.rmodel.nframes - 1
     frame = case.rmodel.frames[f]
     identity = np.broadcast_to(np.eye(4), (2, 4, 4))
@@ -81,18 +68,13 @@ def test_frame_derivatives_against_finite_differences_of_pin(model_name, rf):
     rdata, pdata = rmodel.createData(), pmodel.createData()
     pinref.computeForwardKinematicsDerivatives(rmodel, rdata, q, v, a)
     pin.computeForwardKinematicsDerivatives(pmodel, pdata, q, v, a)
-    prf = to_pin(rf, ())
     for j in sorted({rmodel.njoints // 2, rmodel.njoints - 1}):
         f = rmodel.getFrameId(f"op_{j}")
         dv_dq, dv_dv = pinref.getFrameVelocityDerivatives(rmodel, rdata, f, rf)
         _, da_dq, da_dv, da_da = pinref.getFrameAccelerationDerivatives(rmodel, rdata, f, rf)
-        if rf == LWA:
-            dv_dq = dv_dq + origin_motion_term(pdata.ov[j], dv_dv)
-            da_dq = da_dq + origin_motion_term(pdata.oa[j], da_da)
-        check_sweeps(rmodel, pin_motion(pmodel, pin.getFrameVelocity, f, prf), q, v, a,
-                     [("q", dv_dq), ("v", dv_dv)], f"frame v[{f}]")
-        check_sweeps(rmodel, pin_motion(pmodel, pin.getFrameAcceleration, f, prf), q, v, a,
-                     [("q", da_dq), ("v", da_dv), ("a", da_da)], f"frame a[{f}]")
+        check_motion_sweeps(rmodel, pmodel, pdata, (q, v, a), j, rf,
+                            ((dv_dq, dv_dv), (da_dq, da_dv, da_da)),
+                            (pin.getFrameVelocity, pin.getFrameAcceleration), f, f"frame {f}")
 
 
 def test_bad_input():

@@ -30,7 +30,7 @@ FRAMES = [LOCAL, WORLD, LWA]
 CACHES = ("liMi", "oMi", "v", "a", "ov", "oa", "J", "dJ")
 
 
-def _computed(name, batch, seed=0):
+def computed(name, batch, seed=0):
     """A Case on which computeForwardKinematicsDerivatives ran in pinref and in pin."""
     case = Case(name, batch, seed)
     got, refs = case.run("computeForwardKinematicsDerivatives", case.q, case.v, case.a)
@@ -38,7 +38,8 @@ def _computed(name, batch, seed=0):
     return case
 
 
-def _compare_tuple(case, got, refs, what):
+def compare_tuple(case, got, refs, what):
+    """A getter's tuple of batched results against pin's tuples per state."""
     assert isinstance(got, tuple) and len(got) == len(refs[0]), what
     for k, x in enumerate(got):
         case.compare(x, [r[k] for r in refs], f"{what}[{k}]")
@@ -50,7 +51,7 @@ def _compare_tuple(case, got, refs, what):
 @pytest.mark.parametrize("batch", BATCHES, ids=str)
 @pytest.mark.parametrize("model_name", MODEL_NAMES)
 def test_forward_kinematics_derivatives_caches_match_pin(model_name, batch):
-    case = _computed(model_name, batch)
+    case = computed(model_name, batch)
     case.compare_caches("computeForwardKinematicsDerivatives", CACHES)
 
 
@@ -58,11 +59,11 @@ def test_forward_kinematics_derivatives_caches_match_pin(model_name, batch):
 @pytest.mark.parametrize("batch", BATCHES, ids=str)
 @pytest.mark.parametrize("model_name", MODEL_NAMES)
 def test_joint_derivatives_match_pin(model_name, batch, rf):
-    case = _computed(model_name, batch)
+    case = computed(model_name, batch)
     for i in range(case.rmodel.njoints):
         for name in ("getJointVelocityDerivatives", "getJointAccelerationDerivatives"):
             got, refs = case.run(name, i, rf)
-            _compare_tuple(case, got, refs, f"{name}({i}, {rf})")
+            compare_tuple(case, got, refs, f"{name}({i}, {rf})")
     case.compare_caches("after the getters", CACHES)
 
 
@@ -70,16 +71,16 @@ def test_joint_derivatives_match_pin(model_name, batch, rf):
 @pytest.mark.parametrize("batch", BATCHES, ids=str)
 @pytest.mark.parametrize("model_name", MODEL_NAMES)
 def test_point_derivatives_match_pin(model_name, batch, rf):
-    case = _computed(model_name, batch)
+    case = computed(model_name, batch)
     for i in range(case.rmodel.njoints):
         placement = pinref.SE3.Random(rng=case.rng)
         for name in ("getPointVelocityDerivatives", "getPointClassicAccelerationDerivatives"):
             got, refs = case.run(name, i, placement, rf)
-            _compare_tuple(case, got, refs, f"{name}({i}, {rf})")
+            compare_tuple(case, got, refs, f"{name}({i}, {rf})")
 
 
 def test_results_are_new_arrays_as_pins():
-    case = _computed("humanoid", ())
+    case = computed("humanoid", ())
     last = case.rmodel.njoints - 1
     for name, args in (("getJointAccelerationDerivatives", (last, LOCAL)),
                        ("getPointClassicAccelerationDerivatives",
@@ -96,18 +97,18 @@ def test_results_are_new_arrays_as_pins():
 def test_getters_read_what_later_calls_left():
     """computeJointJacobiansTimeVariation at another state rewrites J, dJ, oMi, v and ov but not
     oa: the acceleration getter then mixes both states, in pin and in pinref alike."""
-    case = _computed("tree1", (3,))
+    case = computed("tree1", (3,))
     rng = np.random.default_rng(7)
     q, v, _ = random_states(case.pmodel, (3,), rng)
     case.run("computeJointJacobiansTimeVariation", q, v)
     for rf in FRAMES:
         got, refs = case.run("getJointAccelerationDerivatives", case.rmodel.njoints - 1, rf)
-        _compare_tuple(case, got, refs, f"mixed caches, {rf}")
+        compare_tuple(case, got, refs, f"mixed caches, {rf}")
 
 
 @pytest.mark.parametrize("model_name", ["humanoid", "tree0"])
 def test_a_state_gives_the_same_bits_alone_or_in_a_batch(model_name):
-    case = _computed(model_name, (2, 3))
+    case = computed(model_name, (2, 3))
     last = case.rmodel.njoints - 1
     batched = pinref.getJointAccelerationDerivatives(case.rmodel, case.rdata, last, LWA)
     for idx in case.states:
@@ -168,6 +169,23 @@ def check_sweeps(rmodel, f, q, v, a, partials, label):
             assert sweep.best.relative_error < 1e-9, f"{label}/{wrt}\n{sweep}"
 
 
+def check_motion_sweeps(rmodel, pmodel, pdata, state, j, rf, derivatives, getters, target,
+                        label):
+    """The sweeps of the velocity and acceleration partials ``derivatives = ((dv_dq, dv_dv),
+    (da_dq, da_dv, da_da))`` of a target on joint j against pin's ``getters`` (velocity,
+    acceleration) of ``target`` in rf; in LOCAL_WORLD_ALIGNED with the term pin leaves out."""
+    (dv_dq, dv_dv), (da_dq, da_dv, da_da) = derivatives
+    if rf == LWA:
+        dv_dq = dv_dq + origin_motion_term(pdata.ov[j], dv_dv)
+        da_dq = da_dq + origin_motion_term(pdata.oa[j], da_da)
+    q, v, a = state
+    prf = to_pin(rf, ())
+    check_sweeps(rmodel, pin_motion(pmodel, getters[0], target, prf), q, v, a,
+                 [("q", dv_dq), ("v", dv_dv)], f"{label} velocity")
+    check_sweeps(rmodel, pin_motion(pmodel, getters[1], target, prf), q, v, a,
+                 [("q", da_dq), ("v", da_dv), ("a", da_da)], f"{label} acceleration")
+
+
 @pytest.mark.parametrize("rf", FRAMES, ids=str)
 @pytest.mark.parametrize("model_name", MODEL_NAMES)
 def test_joint_derivatives_against_finite_differences_of_pin(model_name, rf):
@@ -175,17 +193,12 @@ def test_joint_derivatives_against_finite_differences_of_pin(model_name, rf):
     rdata = rmodel.createData()
     pinref.computeForwardKinematicsDerivatives(rmodel, rdata, q, v, a)
     for j in joints:
-        prf = to_pin(rf, ())
         dv_dq, dv_dv = pinref.getJointVelocityDerivatives(rmodel, rdata, j, rf)
         v_dq, da_dq, da_dv, da_da = pinref.getJointAccelerationDerivatives(rmodel, rdata, j, rf)
         assert_close(v_dq, dv_dq, 0.0, "the two getters' dv_dq")
-        if rf == LWA:
-            dv_dq = dv_dq + origin_motion_term(pdata.ov[j], dv_dv)
-            da_dq = da_dq + origin_motion_term(pdata.oa[j], da_da)
-        check_sweeps(rmodel, pin_motion(pmodel, pin.getVelocity, j, prf), q, v, a,
-                     [("q", dv_dq), ("v", dv_dv)], f"v[{j}]")
-        check_sweeps(rmodel, pin_motion(pmodel, pin.getAcceleration, j, prf), q, v, a,
-                     [("q", da_dq), ("v", da_dv), ("a", da_da)], f"a[{j}]")
+        check_motion_sweeps(rmodel, pmodel, pdata, (q, v, a), j, rf,
+                            ((dv_dq, dv_dv), (da_dq, da_dv, da_da)),
+                            (pin.getVelocity, pin.getAcceleration), j, f"joint {j}")
 
 
 @pytest.mark.parametrize("model_name", MODEL_NAMES)
