@@ -21,14 +21,15 @@ from .spatial import *  # noqa: F401,F403
 from .spatial import __all__ as _spatial_all
 from .tracing import trace
 
-# pin's Python modules (``pin.utils``, ``pin.explog``, ``pin.rpy``, ``pin.liegroups``), after
-# the core they build on.
-from . import explog, liegroups, rpy, utils  # noqa: E402
+# pin's Python modules (``pin.utils``, ``pin.explog``, ``pin.rpy``, ``pin.liegroups``,
+# ``pin.cholesky``), after the core they build on.
+from . import cholesky, explog, liegroups, rpy, utils  # noqa: E402
 from .explog import exp, log  # noqa: E402
 from .liegroups import LieGroup  # noqa: E402
 
 __version__ = "0.1.0"
 
 __all__ = ["errors", "aba", "crba", "rnea", "check", "from_pinocchio", "to_pinocchio", "trace",
-           "explog", "liegroups", "rpy", "utils", "exp", "log", "LieGroup", "RobotWrapper",
+           "cholesky", "explog", "liegroups", "rpy", "utils", "exp", "log", "LieGroup",
+           "RobotWrapper",
            *_spatial_all, *_joints_all, *_model_all, *_algorithms_all]

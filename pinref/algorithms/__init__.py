@@ -27,7 +27,6 @@ from .center_of_mass import *  # noqa: F401,F403
 from .center_of_mass_derivatives import *  # noqa: F401,F403
 from .centroidal import *  # noqa: F401,F403
 from .centroidal_derivatives import *  # noqa: F401,F403
-from . import cholesky
 from .compute_all_terms import computeAllTerms
 from .contact_dynamics import *  # noqa: F401,F403
 from .coriolis import computeCoriolisMatrix, getCoriolisMatrix
@@ -69,4 +68,4 @@ __all__ = ["Convention", "forwardKinematics", "nonLinearEffects", "computeMinver
            *centroidal_derivatives.__all__,
            "computeCoriolisMatrix", "getCoriolisMatrix", "computeAllTerms",
            *regressor.__all__, *frames_derivatives.__all__, *kinematics_derivatives.__all__,
-           "cholesky", *contact_dynamics.__all__]
+           *contact_dynamics.__all__]
