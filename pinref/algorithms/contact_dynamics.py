@@ -32,8 +32,11 @@ M^-1 by cholesky.solve on the identity, bottom-left J M^-1, top-right (J M^-1)^T
 top-left corrected.
 
 Batches: q, v, tau, gamma ``(..., n)`` and J ``(nc, nv)`` or ``(..., nc, nv)``, broadcast
-together and with the batch of the caches the call reads. The LLT solves are two triangular
-solves by ``np.linalg.solve`` on L (Eigen's LLT::solveInPlace does the same two substitutions).
+together and with the batch of the caches the call reads. ``llt_JMinvJt`` (Eigen's LLT, run by
+``internal::PerformCholeskyCompute``) is NumPy's lower Cholesky factor, and the solves of
+``PerformCholeskySolveInPlace`` are its two triangular substitutions, by ``np.linalg.solve``
+on L and L^T. The other statements mirror the header line by line, on all the states and all
+the columns of J at once; the sweeps over the dof rows are in cholesky.py.
 
 Pinocchio leaves J M^-1 J^T + mu I unchecked: dependent rows of J with mu = 0 make it singular
 and its LLT fails silently (lambda_c is then made of rounding). pinref raises
@@ -132,13 +135,14 @@ def _llt(A, mu, where):
         L = np.linalg.cholesky(A)
     except np.linalg.LinAlgError:
         L = None
-    if nc and L is not None:
+    if L is not None and nc == 0:
+        return L
+    if L is not None:
+        # a pivot L_kk^2 at rounding level of the diagonal's scale: numerically singular
         pivots = np.einsum("...ii->...i", L) ** 2
         scale = np.einsum("...ii->...i", A).max(axis=-1, keepdims=True)
         if (pivots > 8 * nc * np.finfo(float).eps * scale).all():
             return L
-    elif L is not None:
-        return L
     raise NotPositiveDefiniteError(
         f"{where}: J M^-1 J^T + damping I (damping = {mu}) is singular: the rows of "
         "constraint_jacobian are linearly dependent (a repeated or redundant contact); pass a "

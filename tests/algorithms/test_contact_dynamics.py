@@ -276,3 +276,20 @@ def test_bad_input_raises_typed_errors(call, error, match):
     rmodel, q, v, tau, J, _ = _humanoid()
     with pytest.raises(error, match=match):
         call(rmodel, rmodel.createData(), q, v, tau, J)
+
+
+@pytest.mark.parametrize("model_name", MODEL_NAMES)
+def test_no_contact_rows_match_pin(model_name):
+    """nc = 0: forwardDynamics is the free dynamics and impulseDynamics returns v_before, as in
+    pin; the KKT inverse is M^-1."""
+    rng, rmodel, pmodel = _setup(model_name, (), True, "nc0")
+    q, v, tau = random_states(pmodel, (), rng)
+    J0, g0 = np.zeros((0, rmodel.nv)), np.zeros(0)
+    rdata, pdata = rmodel.createData(), pmodel.createData()
+    assert_close(pinref.forwardDynamics(rmodel, rdata, q, v, tau, J0, g0),
+                 pin.forwardDynamics(pmodel, pdata, q, v, tau, J0, g0), what="ddq")
+    assert rdata.lambda_c.shape == (0,)
+    assert_close(pinref.getKKTContactDynamicMatrixInverse(rmodel, rdata, J0),
+                 pin.getKKTContactDynamicMatrixInverse(pmodel, pdata, J0), what="KKT inverse")
+    assert_close(pinref.impulseDynamics(rmodel, rdata, q, v, J0),
+                 pin.impulseDynamics(pmodel, pdata, q, v, J0), what="dq_after")
