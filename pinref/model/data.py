@@ -131,6 +131,8 @@ class Data:
         not broadcast to ``shape`` (say ``(2,)`` then ``(3,)``, or ``(3,)`` then ``()``), every
         cache returns to its initial value first (docs/quirks.md).
         """
+        if shape == self.batch_shape:
+            return
         try:
             fits = np.broadcast_shapes(self.batch_shape, shape) == shape
         except ValueError:

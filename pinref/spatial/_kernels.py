@@ -48,17 +48,20 @@ def cross(a, b):
     return p[..., :3] - p[..., 3:]
 
 
+# [v]x row by row: entry (0, 1) = -v_2, (0, 2) = v_1, (1, 0) = v_2, (1, 2) = -v_0, (2, 0) = -v_1,
+# (2, 1) = v_0 (flat indices of the 3x3, the entry of v, its sign); the diagonal is zero
+_SKEW_AT = np.array([1, 2, 3, 5, 6, 7])
+_SKEW_OF = np.array([2, 1, 2, 0, 1, 0])
+_SKEW_SIGN = np.array([-1.0, 1.0, 1.0, -1.0, -1.0, 1.0])
+
+
 def skew(v):
-    """``[v]x`` with ``[v]x w == v x w``: ``(..., 3) -> (..., 3, 3)`` (``pinocchio::skew``)."""
+    """``[v]x`` with ``[v]x w == v x w``: ``(..., 3) -> (..., 3, 3)`` (``pinocchio::skew``).
+    One gather of v's entries times their signs (exact) written into zeros."""
     v = np.asarray(v, dtype=float)
-    out = np.zeros(v.shape[:-1] + (3, 3))
-    out[..., 0, 1] = -v[..., 2]
-    out[..., 0, 2] = v[..., 1]
-    out[..., 1, 0] = v[..., 2]
-    out[..., 1, 2] = -v[..., 0]
-    out[..., 2, 0] = -v[..., 1]
-    out[..., 2, 1] = v[..., 0]
-    return out
+    out = np.zeros(v.shape[:-1] + (9,))
+    out[..., _SKEW_AT] = v[..., _SKEW_OF] * _SKEW_SIGN
+    return out.reshape(v.shape[:-1] + (3, 3))
 
 
 def unSkew(M):
@@ -404,9 +407,14 @@ def act_inv_force(R, p, f):
     return rot_pair(mT(R), x)
 
 
+def _shapes_broadcast(a, b):
+    """The broadcast of two batch shapes (without ``np.broadcast_shapes`` when they are equal)."""
+    return a if a == b else np.broadcast_shapes(a, b)
+
+
 def se3_action(R, p):
     """6x6 ``[[R, [p]x R]; [0, R]]`` acting on motions (``SE3::toActionMatrix``)."""
-    out = np.zeros(np.broadcast_shapes(R.shape[:-2], p.shape[:-1]) + (6, 6))
+    out = np.zeros(_shapes_broadcast(R.shape[:-2], p.shape[:-1]) + (6, 6))
     out[..., LINEAR, LINEAR] = out[..., ANGULAR, ANGULAR] = R
     out[..., LINEAR, ANGULAR] = skew(p) @ R
     return out
@@ -419,7 +427,7 @@ def se3_action_inverse(R, p):
     it is the action of ``inverse()`` only when R is orthonormal.
     """
     Rt = mT(R)
-    out = np.zeros(np.broadcast_shapes(R.shape[:-2], p.shape[:-1]) + (6, 6))
+    out = np.zeros(_shapes_broadcast(R.shape[:-2], p.shape[:-1]) + (6, 6))
     out[..., LINEAR, LINEAR] = out[..., ANGULAR, ANGULAR] = Rt
     out[..., LINEAR, ANGULAR] = -(Rt @ skew(p))
     return out
@@ -427,7 +435,7 @@ def se3_action_inverse(R, p):
 
 def se3_dual_action(R, p):
     """6x6 ``[[R, 0]; [[p]x R, R]]`` acting on forces (``SE3::toDualActionMatrix``)."""
-    out = np.zeros(np.broadcast_shapes(R.shape[:-2], p.shape[:-1]) + (6, 6))
+    out = np.zeros(_shapes_broadcast(R.shape[:-2], p.shape[:-1]) + (6, 6))
     out[..., LINEAR, LINEAR] = out[..., ANGULAR, ANGULAR] = R
     out[..., ANGULAR, LINEAR] = skew(p) @ R
     return out
