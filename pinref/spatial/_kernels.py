@@ -48,20 +48,17 @@ def cross(a, b):
     return p[..., :3] - p[..., 3:]
 
 
-# [v]x row by row: entry (0, 1) = -v_2, (0, 2) = v_1, (1, 0) = v_2, (1, 2) = -v_0, (2, 0) = -v_1,
-# (2, 1) = v_0 (flat indices of the 3x3, the entry of v, its sign); the diagonal is zero
-_SKEW_AT = np.array([1, 2, 3, 5, 6, 7])
-_SKEW_OF = np.array([2, 1, 2, 0, 1, 0])
-_SKEW_SIGN = np.array([-1.0, 1.0, 1.0, -1.0, -1.0, 1.0])
-
-
 def skew(v):
-    """``[v]x`` with ``[v]x w == v x w``: ``(..., 3) -> (..., 3, 3)`` (``pinocchio::skew``).
-    One gather of v's entries times their signs (exact) written into zeros."""
+    """``[v]x`` with ``[v]x w == v x w``: ``(..., 3) -> (..., 3, 3)`` (``pinocchio::skew``)."""
     v = np.asarray(v, dtype=float)
-    out = np.zeros(v.shape[:-1] + (9,))
-    out[..., _SKEW_AT] = v[..., _SKEW_OF] * _SKEW_SIGN
-    return out.reshape(v.shape[:-1] + (3, 3))
+    out = np.zeros(v.shape[:-1] + (3, 3))
+    out[..., 0, 1] = -v[..., 2]
+    out[..., 0, 2] = v[..., 1]
+    out[..., 1, 0] = v[..., 2]
+    out[..., 1, 2] = -v[..., 0]
+    out[..., 2, 0] = -v[..., 1]
+    out[..., 2, 1] = v[..., 0]
+    return out
 
 
 def unSkew(M):
