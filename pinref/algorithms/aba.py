@@ -73,13 +73,12 @@ def _axes_calc_aba(axes, data, armature, arm, Ia, update_I):
     (``Ia (K, *batch, 6, 6)`` updated in place; ``arm``: ``armature`` as ``(nv, 1 * nb)``);
     writes the joints' U, StU, Dinv, UDinv and returns ``(Dinv (K, *batch, 1, 1), UDinv (K,
     *batch, 6, 1))``."""
-    k, K = axes.columns, axes.joints
     # U_i = Ia_i S_i = Ia_i[:, k] ; StU_i = U_i[k] + armature_i = Ia_i[k, k] + armature_i
-    StU = Ia[K, ..., k, k] + arm[axes.v_index]
+    StU = Ia[axes.diagonal] + arm[axes.v_rows]
     if not StU.min() > 0:                             # (NaN fails too)
         for j, jmodel in enumerate(axes.jmodels):
             jmodel.calc_aba(jmodel.createData(), armature[jmodel.v_slice], Ia[j].copy(), False)
-    U = Ia[K, ..., k][..., None]
+    U = Ia[axes.entry][..., None].copy()
     # Dinv_i = 1 / StU_i ; UDinv_i = U_i Dinv_i
     StU = StU[..., None, None]
     Dinv = 1.0 / StU
@@ -125,8 +124,8 @@ def _aba_backward_step(call, level, kin, model, arm, data, uT, shape):
     Ia, pA, parts = data.Yaba.matrix[i], F[i], _parts(level, data, shape)
     if axes is not None:
         # u_i -= S_i^T pA_i   (S_i = e_k: entry k of pA_i)
-        u_l = uT[axes.v_index] - pA[axes.joints, ..., axes.columns]
-        uT[axes.v_index] = u_l
+        u_l = uT[axes.v_rows] - pA[axes.entry]
+        uT[axes.v_rows] = u_l
         u = [u_l[..., None]]
     else:
         u = []
@@ -171,9 +170,9 @@ def _aba_forward_step2(call, T, kin, passed, vxh, model, data, ddqT, shape):
             ((Dinv, UDinv),), (u_l,) = D, u
             # ddq_i = Dinv_i u_i - UDinv_i^T a_gf_i
             ddq = (Dinv[..., 0] * u_l - vecmat(a_i, UDinv))[..., 0]
-            ddqT[axes.v_index] = ddq
+            ddqT[axes.v_rows] = ddq
             # a_gf_i += S_i ddq_i   (S_i = e_k: ddq_i adds into entry k)
-            a_i[axes.joints, ..., axes.columns] += ddq
+            a_i[axes.entry] += ddq
             A[i] = a_i
             continue
         Sddq = []
