@@ -118,17 +118,17 @@ def _aba_forward_step1(call, T, kin, data, shape):
 
 def _aba_backward_step(call, level, kin, model, arm, data, uT, shape):
     """Mirrors AbaLocalConventionBackwardStep::algo for the joints of one level; eliminates
-    each joint i into its parent. Returns, per part (``_parts``), the part, ``(Dinv, UDinv)``
-    and u_i."""
+    each joint i into its parent. Returns the parts (``_parts``; None on a level of frame-axis
+    joints, which takes its S products as entries k) and, per part, ``(Dinv, UDinv)`` and u_i."""
     i, A, F, axes = level.rows, data.a_gf.vector, data.f.vector, level.axes
-    Ia, pA, parts = data.Yaba.matrix[i], F[i], _parts(level, data, shape)
+    Ia, pA = data.Yaba.matrix[i], F[i]
     if axes is not None:
         # u_i -= S_i^T pA_i   (S_i = e_k: entry k of pA_i)
         u_l = uT[axes.v_rows] - pA[axes.entry]
         uT[axes.v_rows] = u_l
-        u = [u_l[..., None]]
+        parts, u = None, [u_l[..., None]]
     else:
-        u = []
+        parts, u = _parts(level, data, shape), []
         for g, v_i, nv, S_i in parts:
             # u_i -= S_i^T pA_i
             u_g = segments(uT, v_i, nv, shape) - vecmat(pA[g], S_i)
