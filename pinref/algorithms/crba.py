@@ -32,6 +32,7 @@ level's span of subtree columns (``SubtreeColumns.columns``) and one write of th
 columns into the parents. Fcrb's other columns keep their values (docs/quirks.md).
 """
 
+import functools
 import weakref
 
 import numpy as np
@@ -167,10 +168,18 @@ def _armature_step(call, model, data):
     call.done(S.CRBA_ARMATURE, (None,))
 
 
+@functools.lru_cache(maxsize=None)
+def _strict_lower(nv):
+    """The ``(nv, nv)`` mask of the strict lower triangle (read-only, built once per size)."""
+    mask = np.tri(nv, k=-1, dtype=bool)
+    mask.flags.writeable = False
+    return mask
+
+
 def _symmetric_step(call, model, data):
     """The Python binding's ``make_symmetric(M)``: the strict upper triangle copied below."""
     # M_lower = M_upper^T
-    np.copyto(data.M, data.M.mT, where=np.tri(model.nv, k=-1, dtype=bool))
+    np.copyto(data.M, data.M.mT, where=_strict_lower(model.nv))
     call.done(S.CRBA_SYMMETRIC, (None,))
 
 
