@@ -12,7 +12,7 @@ from ..model.frame import pin_printed
 from ..model.data import Data
 from ..model.model import Model, real_array
 from ..spatial import Force
-from ..spatial._kernels import as_array, batch_shape
+from ..spatial._kernels import all_finite, as_array, batch_shape
 
 
 @pin_printed
@@ -48,6 +48,8 @@ class KinematicLevel(enum.IntEnum):
 def convention_of(convention, algorithm):
     """``convention`` as a Convention (LOCAL or WORLD); what is no Convention (``convention=5``)
     raises ModelError, as for a bad reference frame."""
+    if type(convention) is Convention:
+        return convention
     try:
         return Convention(operator.index(convention))
     except (TypeError, ValueError):
@@ -86,7 +88,7 @@ def check_model(model, data=NO_DATA):
         raise ShapeError(f"model.armature: expected {model.nv} finite non-negative numbers "
                          f"(one per velocity entry), got {armature!r}")
     gravity = model.gravity.vector
-    if gravity.shape != (6,) or not np.isfinite(gravity).all():
+    if gravity.shape != (6,) or not all_finite(gravity):
         raise NonFiniteError(f"model.gravity: expected one finite Motion, got {model.gravity!r}")
 
 

@@ -11,6 +11,8 @@ X m``, ``liMi.act(f) = X^T f`` and ``liMi.act(Y) = X^T Y X`` (Pinocchio's ``SE3a
 structured formulas, well inside the project's 1e-12.
 """
 
+import math
+
 import numpy as np
 
 from ..errors import NotPositiveDefiniteError
@@ -154,7 +156,7 @@ def joint_calc(T, data, q, v, shape, actions=True):
     ``calc`` and the SE3 product. With ``actions=False`` (a pass that never moves a motion
     into a child frame: placements only) ``X`` is not built and ``kin.X`` is None."""
     qT, vT = T.rows
-    n, nb, B = len(T.tree.order), len(shape), int(np.prod(shape))
+    n, nb, B = len(T.tree.order), len(shape), math.prod(shape)
     kin = Kinematics()
     kin.X = X = np.empty((n,) + shape + (6, 6)) if actions else None
     kin.vJ = None if v is None else np.zeros((n,) + shape + (6,))

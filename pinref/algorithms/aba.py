@@ -38,7 +38,9 @@ it declares holds what Pinocchio's loop holds after the joint:
   c_i, Yaba_i, h_i and f_i for every joint at once;
 - pass 2 (backward): level by level; the children add into their parents round by round, in
   Pinocchio's order. calc_aba and the S products run once per group of joints, or once for the
-  whole level when its joints are all frame-axis 1-dof joints (``level.axes``);
+  whole level when its joints are all frame-axis 1-dof joints (``level.axes``), whose S_i = e_k
+  makes ``S_i^T pA_i`` entry k of pA_i and ``S_i ddq_i`` an addition into entry k (as in
+  rnea.py);
 - pass 3: a_gf_i += liMi^-1 a_gf_parent, ddq_i and a_gf_i += S_i ddq_i level by level (a child
   reads its parent's final a_gf), then a_i and f_i for every joint at once;
 - the last loop: level by level, round by round, as pass 2.
@@ -71,21 +73,19 @@ def _axes_calc_aba(axes, data, armature, arm, Ia, update_I):
     (``Ia (K, *batch, 6, 6)`` updated in place; ``arm``: ``armature`` as ``(nv, 1 * nb)``);
     writes the joints' U, StU, Dinv, UDinv and returns ``(Dinv (K, *batch, 1, 1), UDinv (K,
     *batch, 6, 1))``."""
-    k, K = axes.columns, axes.joints
-    # U_i = Ia_i S_i = Ia_i[:, k] ; StU_i = U_i[k] + armature_i
-    U = Ia[K, ..., k]
-    StU = U[K, ..., k] + arm[axes.v_index]
+    # U_i = Ia_i S_i = Ia_i[:, k] ; StU_i = U_i[k] + armature_i = Ia_i[k, k] + armature_i
+    StU = Ia[axes.diagonal] + arm[axes.v_rows]
     if not StU.min() > 0:                             # (NaN fails too)
         for j, jmodel in enumerate(axes.jmodels):
             jmodel.calc_aba(jmodel.createData(), armature[jmodel.v_slice], Ia[j].copy(), False)
+    U = Ia[axes.entry][..., None].copy()
     # Dinv_i = 1 / StU_i ; UDinv_i = U_i Dinv_i
+    StU = StU[..., None, None]
     Dinv = 1.0 / StU
-    UDinv = U * Dinv[..., None]
+    UDinv = U * Dinv
     if update_I:
         # Ia_i -= UDinv_i U_i^T
-        Ia -= UDinv[..., :, None] * U[..., None, :]
-    U, StU, Dinv, UDinv = U[..., None], StU[..., None, None], Dinv[..., None, None], \
-        UDinv[..., None]
+        Ia -= UDinv * U.mT
     for key, g in axes.groups:
         data.joint_rows[key].write(U=U[g], StU=StU[g], Dinv=Dinv[g], UDinv=UDinv[g])
     return [(Dinv, UDinv)]
@@ -118,19 +118,25 @@ def _aba_forward_step1(call, T, kin, data, shape):
 
 def _aba_backward_step(call, level, kin, model, arm, data, uT, shape):
     """Mirrors AbaLocalConventionBackwardStep::algo for the joints of one level; eliminates
-    each joint i into its parent. Returns, per part (``_parts``), the part, ``(Dinv, UDinv)``
-    and u_i."""
-    i, A, F = level.rows, data.a_gf.vector, data.f.vector
-    Ia, pA, parts = data.Yaba.matrix[i], F[i], _parts(level, data, shape)
-    u = []
-    for g, v_i, nv, S_i in parts:
-        # u_i -= S_i^T pA_i
-        u_g = segments(uT, v_i, nv, shape) - vecmat(pA[g], S_i)
-        scatter(uT, v_i, u_g, shape)
-        u.append(u_g)
+    each joint i into its parent. Returns the parts (``_parts``; None on a level of frame-axis
+    joints, which takes its S products as entries k) and, per part, ``(Dinv, UDinv)`` and u_i."""
+    i, A, F, axes = level.rows, data.a_gf.vector, data.f.vector, level.axes
+    Ia, pA = data.Yaba.matrix[i], F[i]
+    if axes is not None:
+        # u_i -= S_i^T pA_i   (S_i = e_k: entry k of pA_i)
+        u_l = uT[axes.v_rows] - pA[axes.entry]
+        uT[axes.v_rows] = u_l
+        parts, u = None, [u_l[..., None]]
+    else:
+        parts, u = _parts(level, data, shape), []
+        for g, v_i, nv, S_i in parts:
+            # u_i -= S_i^T pA_i
+            u_g = segments(uT, v_i, nv, shape) - vecmat(pA[g], S_i)
+            scatter(uT, v_i, u_g, shape)
+            u.append(u_g)
     # U_i = IA_i S_i ; Dinv_i = (S_i^T U_i + armature_i)^-1 ; UDinv_i ; Ia_i = IA_i - UDinv_i U_i^T
-    if level.axes is not None:
-        D = _axes_calc_aba(level.axes, data, model.armature, arm, Ia, level.has_parent)
+    if axes is not None:
+        D = _axes_calc_aba(axes, data, model.armature, arm, Ia, level.has_parent)
     else:
         D = joint_calc_aba(level, data, model.armature, Ia, shape)
     if not level.has_parent:
@@ -159,6 +165,16 @@ def _aba_forward_step2(call, T, kin, passed, vxh, model, data, ddqT, shape):
         i, p = level.rows, level.parent_rows
         # a_gf_i = c_i + liMi^-1 a_gf_parent
         a_i = A[i] + matvec(kin.X[i], A[p])
+        axes = level.axes
+        if axes is not None:
+            ((Dinv, UDinv),), (u_l,) = D, u
+            # ddq_i = Dinv_i u_i - UDinv_i^T a_gf_i
+            ddq = (Dinv[..., 0] * u_l - vecmat(a_i, UDinv))[..., 0]
+            ddqT[axes.v_rows] = ddq
+            # a_gf_i += S_i ddq_i   (S_i = e_k: ddq_i adds into entry k)
+            a_i[axes.entry] += ddq
+            A[i] = a_i
+            continue
         Sddq = []
         for (g, v_i, _, S_i), (Dinv, UDinv), u_g in zip(parts, D, u):
             # ddq_i = Dinv_i u_i - UDinv_i^T a_gf_i

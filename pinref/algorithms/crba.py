@@ -32,6 +32,7 @@ level's span of subtree columns (``SubtreeColumns.columns``) and one write of th
 columns into the parents. Fcrb's other columns keep their values (docs/quirks.md).
 """
 
+import functools
 import weakref
 
 import numpy as np
@@ -43,9 +44,9 @@ from ._levels import Walk, expand, full, inputs, joint_calc, widen
 
 class _AxisJoints:
     """The frame-axis 1-dof joints of a level (the ``BATCHED`` kinds, S_i = e_k): their rows
-    ``rows``, ``k`` and tangent entries ``v_index``; for every entry of their block rows of M,
-    where it is read in Fcrb (``F_rows, F_k, F_cols``: row k of F_i, a subtree column) and
-    written in M (``M_rows, M_cols``)."""
+    ``rows``, ``k`` and tangent entries ``v_index`` (``column`` indexes column k of their
+    6x6); for every entry of their block rows of M, where it is read in Fcrb (``F_rows, F_k,
+    F_cols``: row k of F_i, a subtree column) and written in M (``M_rows, M_cols``)."""
 
     def __init__(self, model, groups, nv_subtree):
         ids = [i for g in groups for i in g.ids]
@@ -53,6 +54,14 @@ class _AxisJoints:
         self.k = np.concatenate([np.full(len(g.ids), _unit_index(g.template._S_col))
                                  for g in groups])
         self.v_index = np.concatenate([g.v_index for g in groups])
+        # Y[column] = Y[rows, ..., k]: column k of each joint's 6x6, a view when the rows are
+        # consecutive and share one k
+        consecutive = np.array_equal(self.rows, np.arange(self.rows[0], self.rows[0] + len(ids)))
+        if consecutive and len(set(self.k.tolist())) == 1:
+            self.column = (slice(int(self.rows[0]), int(self.rows[0]) + len(ids)), Ellipsis,
+                           int(self.k[0]))
+        else:
+            self.column = (self.rows, Ellipsis, self.k)
         entries = [(r, k, c, model.idx_vs[i], c)
                    for i, r, k in zip(ids, self.rows, self.k)
                    for c in range(model.idx_vs[i], model.idx_vs[i] + nv_subtree[i])]
@@ -127,7 +136,7 @@ def _crba_backward_step(call, level, sub, kin, data, shape):
     if axis is not None:
         Mt = data.M.transpose((nb, nb + 1) + tuple(range(nb)))    # (nv, nv, *batch), a view
         # F[:, cols_i] = Ycrb_i S_i   (S_i = e_k: column k of Ycrb_i)
-        F[axis.rows, ..., axis.v_index] = Y[axis.rows, ..., axis.k]
+        F[axis.rows, ..., axis.v_index] = Y[axis.column]
         # M[cols_i, subtree_i] = S_i^T F[:, subtree_i]   (row k of F_i)
         Mt[axis.M_rows, axis.M_cols] = F[axis.F_rows, ..., axis.F_k, axis.F_cols]
     for group, cols, subtree in sub.others:
@@ -159,10 +168,18 @@ def _armature_step(call, model, data):
     call.done(S.CRBA_ARMATURE, (None,))
 
 
+@functools.lru_cache(maxsize=None)
+def _strict_lower(nv):
+    """The ``(nv, nv)`` mask of the strict lower triangle (read-only, built once per size)."""
+    mask = np.tri(nv, k=-1, dtype=bool)
+    mask.flags.writeable = False
+    return mask
+
+
 def _symmetric_step(call, model, data):
     """The Python binding's ``make_symmetric(M)``: the strict upper triangle copied below."""
     # M_lower = M_upper^T
-    np.copyto(data.M, data.M.mT, where=np.tri(model.nv, k=-1, dtype=bool))
+    np.copyto(data.M, data.M.mT, where=_strict_lower(model.nv))
     call.done(S.CRBA_SYMMETRIC, (None,))
 
 

@@ -66,6 +66,10 @@ class _Plan:
         self.backward = [(level, _axis_joints([g for g in level.groups if g.batched]),
                           [g for g in level.groups if not g.batched])
                          for level in reversed(tree.levels)]
+        # per level of ``backward``: its frame-axis joints as ``(x[entry] = entry k of each
+        # joint's row, tangent entries)``, basic indexing where they allow it (``_axis_entries``)
+        self.backward_axis = [None if axis is None else _axis_entries(*axis)
+                              for _, axis, _ in self.backward]
         groups = [g for level in tree.levels for g in level.groups]
         self.tree_axis = _axis_joints([g for g in groups if g.batched])
         self.tree_others = [g for g in groups if not g.batched]
@@ -79,6 +83,18 @@ def _axis_joints(groups):
     k = np.concatenate([np.full(len(g.ids), np.flatnonzero(g.template._S_col)[0])
                         for g in groups])
     return rows, k, np.concatenate([g.v_index for g in groups])
+
+
+def _axis_entries(rows, k, v):
+    """``(entry, v rows)`` for ``_axis_joints``' ``(rows, k, v index)``: ``x[entry]`` is
+    ``x[rows, ..., k]`` (a view when the rows are consecutive and share one k) and the v index a
+    slice when consecutive."""
+    consecutive = lambda x: len(x) and np.array_equal(x, np.arange(x[0], x[0] + len(x)))
+    if consecutive(rows) and len(set(k.tolist())) == 1:
+        entry = (slice(int(rows[0]), int(rows[0]) + len(rows)), Ellipsis, int(k[0]))
+    else:
+        entry = (rows, Ellipsis, k)
+    return entry, (slice(int(v[0]), int(v[0]) + len(v)) if consecutive(v) else v)
 
 
 _PLANS = weakref.WeakKeyDictionary()
@@ -145,11 +161,11 @@ def _rnea_backward_step(call, plan, kin, data, tauT, shape):
     (``tauT = tangent_rows(tau)``) and f[parent]. For the frame-axis 1-dof joints S_i^T f_i is
     entry k of f_i (S_i = e_k); the other joints multiply by their S."""
     F = data.f.vector
-    for level, axis, others in plan.backward:
+    for (level, _, others), axis in zip(plan.backward, plan.backward_axis):
         if axis is not None:
-            rows, k, v = axis
+            entry, v = axis
             # tau_i += S_i^T f_i   (S_i = e_k: entry k of f_i)
-            tauT[v] = tauT[v] + F[rows, ..., k]
+            tauT[v] = tauT[v] + F[entry]
         for group in others:
             S_i = data.joints[group.ids[0]].S
             # tau_i += S_i^T f_i

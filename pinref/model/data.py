@@ -164,6 +164,8 @@ class Data:
         not broadcast to ``shape`` (say ``(2,)`` then ``(3,)``, or ``(3,)`` then ``()``), every
         cache returns to its initial value first (docs/quirks.md).
         """
+        if shape == self.batch_shape:
+            return
         try:
             fits = np.broadcast_shapes(self.batch_shape, shape) == shape
         except ValueError:
@@ -230,12 +232,12 @@ class Data:
 def _sum_is_finite(values):
     """Whether the sum of every entry of ``values`` (arrays or stacked caches) is finite."""
     total = 0.0
-    for value in values:
+    for value in values:                    # np.add.reduce: x.sum() without its Python wrapper
         if isinstance(value, Stack):
             for name, _ in value.PARTS:
-                total += getattr(value, name).sum()
+                total += np.add.reduce(getattr(value, name), None)
         elif isinstance(value, np.ndarray):
-            total += value.sum()
+            total += np.add.reduce(value, None)
         else:
             return False
     return bool(np.isfinite(total))

@@ -127,7 +127,8 @@ class AxisGroup:
     as one group for the steps that differ between them only by the axis (ABA's calc_aba and
     the S products): rows ``rows``, tangent entries ``v_index`` (one per joint), ``S (K, 6, 1)``
     the joints' constant S stacked, ``columns`` the entry k of each joint's S = e_k (``joints``:
-    0 .. K-1, to pick ``x[joints, ..., columns]``), and the level's ``groups`` (each holds its
+    0 .. K-1, to pick ``x[joints, ..., columns]``; ``entry`` and ``diagonal`` pick the same with
+    basic indexing when every joint has one k), and the level's ``groups`` (each holds its
     joints' data rows) as ``(key, rows of the level)``."""
 
     def __init__(self, level):
@@ -139,6 +140,15 @@ class AxisGroup:
         self.columns = np.concatenate([np.full(len(g.ids), g.template.part.start
                                                + g.template.axis) for g in level.groups])
         self.joints = np.arange(len(self.columns))
+        # x[entry]: entry k_j of each joint's 6-vector (or column k_j of its 6x6), x[diagonal]:
+        # entry (k_j, k_j) of its 6x6; views when the level's joints share one k, else gathers
+        if len(set(self.columns.tolist())) == 1:
+            k = int(self.columns[0])
+            self.entry, self.diagonal = (Ellipsis, k), (Ellipsis, k, k)
+        else:
+            self.entry = (self.joints, Ellipsis, self.columns)
+            self.diagonal = (self.joints, Ellipsis, self.columns, self.columns)
+        self.v_rows = _index(self.v_index.tolist())           # v_index, a slice if consecutive
         self.groups = [(g.key, slice(g.rows.start - lo, g.rows.stop - lo)) for g in level.groups]
         self.jmodels = [j for g in level.groups for j in g.jmodels]
 
