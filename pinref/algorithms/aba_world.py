@@ -38,9 +38,9 @@ every joint at once, before or after the level loop:
 - pass 1: jcalc and liMi before the loop (``joint_calc``); oMi, then ov, level by level; J, the
   bias, the inertias, oh and of for every joint at once; ``of_i -= oMi fext_i`` level by level
   right after (Pinocchio's order);
-- pass 2 (backward): level by level, a level's joints of one kind at a time
-  (``level.groups``) for U, StU, Dinv, UDinv; the children add into their parents round by
-  round, in Pinocchio's order;
+- pass 2 (backward): level by level; U, StU, Dinv, UDinv for the whole level at once when its
+  joints are all frame-axis 1-dof joints (``level.axes``), else a group of one kind at a time
+  (``_parts``); the children add into their parents round by round, in Pinocchio's order;
 - pass 3: oa_gf_i and ddq_i level by level (a child reads its parent's final oa_gf), then oa_i
   and of_i for every joint at once;
 - the last loop: level by level, round by round, as pass 2.
@@ -53,11 +53,12 @@ data.oYcrb[i] and data.oinertias[i] are Inertia objects read off them).
 import numpy as np
 
 from ..errors import NotPositiveDefiniteError
+from ..model.tree import AxisGroup
 from . import steps as S
 from ._levels import Walk, crf, crm, expand, full, joint_calc, matvec, tangent_rows, vecmat, widen
 from ._args import external_forces, state
 from .aba_derivatives import (_entries, _joint_matrices, _joint_vectors, _stys_inversion,
-                              armature_rows, write_joint_data)
+                              write_joint_data)
 from .rnea_derivatives import (_action_matrices, _store_world_inertias, columns, matrix_face, mv,
                                subspace_columns, world_placements_step)
 
@@ -115,9 +116,33 @@ def _fext_world_step(call, level, W, data, fext):
     call.done(S.ABA_WORLD_FEXT, level.forward_ids)
 
 
+def _parts(level):
+    """The joints of a level whose blocks are computed together, each as ``(part, span)``,
+    ``span`` its slice of ``level.v_index``: the whole level (``level.axes``) when its joints
+    are all frame-axis 1-dof joints (in the WORLD frame their J columns are general 6-vectors,
+    so they share one formula), else each group."""
+    if level.axes is not None:
+        return [(level.axes, slice(None))]
+    out, start = [], 0
+    for group in level.groups:
+        n = len(group.ids) * group.nv
+        out.append((group, slice(start, start + n)))
+        start += n
+    return out
+
+
+def _write_joint_data(data, part, **fields):
+    """The joints' U, StU, Dinv, UDinv of a part (``_parts``)."""
+    if isinstance(part, AxisGroup):
+        for key, g in part.groups:
+            data.joint_rows[key].write(**{name: x[g] for name, x in fields.items()})
+    else:
+        write_joint_data(data, part, **fields)
+
+
 def _aba_world_backward_step(call, level, W, model, data, uT):
     """Mirrors AbaWorldConventionBackwardStep::algo for the joints of one level; eliminates each
-    joint into its parent. Returns the level's ``(Dinv, UDinv)`` by group."""
+    joint into its parent. Returns the level's ``(Dinv, UDinv)`` by part (``_parts``)."""
     C, nb = W.C, len(W.shape)
     Ya, OF, OA_GF = data.oYaba.matrix, data.of.vector, data.oa_gf.vector
     cols = level.v_index
@@ -126,24 +151,25 @@ def _aba_world_backward_step(call, level, W, model, data, uT):
     uT[cols] -= np.vecdot(J, OF[C.row[cols]])
     # U_i = oYaba_i J_i
     U = mv(Ya[C.row[cols]], J)
-    D, start = [], 0
-    for group in level.groups:
-        K, nvg = len(group.ids), group.nv
-        span, start = slice(start, start + K * nvg), start + K * nvg
+    D = []
+    for part, span in _parts(level):
+        nvg = part.nv
+        K = len(part.v_index) // nvg
         Jg, Ug = _joint_matrices(J[span], nvg, K), _joint_matrices(U[span], nvg, K)
+        arm = model.armature[part.v_index].reshape((K,) + (1,) * nb + (nvg,))
         # StU_i = J_i^T U_i + armature_i ;  Dinv_i = StU_i^-1 ;  UDinv_i = U_i Dinv_i
-        StU = Jg.mT @ Ug + np.eye(nvg) * armature_rows(model, group, nb)[..., None]
-        Dinv = _stys_inversion(group, StU)
+        StU = Jg.mT @ Ug + np.eye(nvg) * arm[..., None]
+        Dinv = _stys_inversion(part, StU)
         UDinv = Ug @ Dinv
-        write_joint_data(data, group, U=Ug, StU=StU, Dinv=Dinv, UDinv=UDinv)
+        _write_joint_data(data, part, U=Ug, StU=StU, Dinv=Dinv, UDinv=UDinv)
         D.append((Dinv, UDinv))
         if level.has_parent:
-            rows = slice(group.rows.start, group.rows.stop)
+            rows = part.rows
             # oYaba_i -= UDinv_i U_i^T
             Ia = Ya[rows] - UDinv @ Ug.mT
             Ya[rows] = Ia
             # of_i += oYaba_i oa_gf_i + UDinv_i u_i
-            u = _joint_vectors(uT[group.v_index], nvg, K)
+            u = _joint_vectors(uT[part.v_index], nvg, K)
             OF[rows] = OF[rows] + (matvec(Ia, OA_GF[rows]) + matvec(UDinv, u))
     if not level.has_parent:
         call.done(S.ABA_WORLD_BACKWARD, level.backward_ids)
@@ -166,18 +192,15 @@ def _aba_world_forward_step2(call, W, passed, model, data, uT, ddqT):
         i, p = level.rows, level.parent_rows
         # oa_gf_i += oa_gf_parent
         OA_GF[i] = OA_GF[i] + OA_GF[p]
-        start = 0
-        for group, (Dinv, UDinv) in zip(level.groups, D):
-            K, nvg = len(group.ids), group.nv
-            rows = slice(group.rows.start, group.rows.stop)
-            span = level.v_index[start:start + K * nvg]
-            start += K * nvg
+        for (part, _), (Dinv, UDinv) in zip(_parts(level), D):
+            nvg, rows = part.nv, part.rows
+            K = len(part.v_index) // nvg
             # ddq_i = Dinv_i u_i - UDinv_i^T oa_gf_i
-            u = _joint_vectors(uT[group.v_index], nvg, K)
+            u = _joint_vectors(uT[part.v_index], nvg, K)
             ddq = matvec(Dinv, u) - vecmat(OA_GF[rows], UDinv)
-            ddqT[group.v_index] = _entries(ddq)
+            ddqT[part.v_index] = _entries(ddq)
             # oa_gf_i += J_i ddq_i
-            OA_GF[rows] = OA_GF[rows] + matvec(_joint_matrices(W.J[span], nvg, K), ddq)
+            OA_GF[rows] = OA_GF[rows] + matvec(_joint_matrices(W.J[part.v_index], nvg, K), ddq)
     # oa_i = oa_gf_i + gravity
     data.oa.vector[1:] = OA_GF[1:] + model.gravity.vector
     # of_i = oinertias_i oa_gf_i + ov_i x* oh_i
