@@ -134,12 +134,13 @@ def _centroidal_step(call, Y, Ag, data, shape):
     call.done(S.CRBA_WORLD_CENTROIDAL, (None,))
 
 
-def crba_world_upper(model, data, q, call=S.QUIET):
+def crba_world_upper(model, data, q, call):
     """The core CRBA in the WORLD frame (``pinocchio::impl::crbaWorldConvention``, as
     Pinocchio's C++ calls it): writes the upper triangle and the diagonal blocks of ``data.M``
     in place (other entries keep their values), adds armature.
 
-    q : (..., model.nq). Writes liMi, oMi, J, oYcrb (subtree composites, [0] the whole robot),
+    q : (..., model.nq); call: the driver's ``steps.Call`` (crba's, or the contact solver's that
+    runs it). Writes liMi, oMi, J, oYcrb (subtree composites, [0] the whole robot),
     Ag (about the centre of mass), M, mass[0], com[0] and the joints' M, S. Returns data.M.
     """
     q, _, shape = state(model, q, data=data)
