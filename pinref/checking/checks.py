@@ -220,7 +220,7 @@ def _has_free_flyer(model):
 
 
 def _has_unit_norm(model):
-    if any(j.lie_group.unit is not None for j in model.joints[1:]):
+    if any(j.lie_group.units for j in model.joints[1:]):
         return None
     return "no quaternion or (cos, sin) pair in q"
 
@@ -324,13 +324,13 @@ def run_unit_norm(backend, states, check):
     """Every quaternion and (cos, sin) pair of q (+) v has norm 1."""
     model = backend.model
     q2 = backend.integrate(states.q, states.v)
-    joints = [j for j in model.joints[1:] if j.lie_group.unit is not None]
-    errors = np.stack([np.abs(np.linalg.norm(q2[:, j.idx_q + j.lie_group.unit.start:
-                                                 j.idx_q + j.lie_group.unit.stop], axis=-1) - 1)
-                       for j in joints], axis=-1)
+    parts = [(j, u) for j in model.joints[1:] for u in j.lie_group.units]
+    errors = np.stack([np.abs(np.linalg.norm(q2[:, j.idx_q + u.start:j.idx_q + u.stop],
+                                             axis=-1) - 1)
+                       for j, u in parts], axis=-1)
 
     def detail(s):
-        j = joints[int(np.argmax(errors[s]))]
+        j, _ = parts[int(np.argmax(errors[s]))]
         return f"| |q[{model.names[j.id]}]| - 1 | after integrate"
     return _result(check, errors.max(axis=1), np.full(len(states), check.rtol), detail)
 

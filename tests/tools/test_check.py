@@ -266,6 +266,28 @@ def test_known_is_not_a_pass_when_the_rest_fails_too():
     assert report["kinetic_energy"].verdict == "fail" and not report.passed
 
 
+def test_unit_norm_checks_every_unit_part_of_a_composite_joint():
+    """A composite with a quaternion and a (cos, sin) pair: both are checked, so an integrate
+    that breaks only the pair (the composite's second unit part) fails the check."""
+    composite = pinref.JointModelComposite(pinref.JointModelSpherical())
+    composite.addJoint(pinref.JointModelPlanar(), pinref.SE3.Random())
+    model = pinref.Model()
+    body = pinref.Inertia.Random()
+    model.appendBodyToJoint(model.addJoint(0, composite, pinref.SE3.Random(), "c"), body,
+                            pinref.SE3.Identity())
+    pair = slice(4 + 2, 4 + 4)                   # the planar part's (cos, sin), after x, y
+
+    class Stretched(PinrefBackend):
+        def integrate(self, q, dv):
+            q2 = np.array(super().integrate(q, dv))
+            q2[..., pair] *= 1.5
+            return q2
+
+    assert check(model, n_states=3, checks=["unit_norm"])["unit_norm"].verdict == "pass"
+    report = check(model, n_states=3, backend=Stretched(model), checks=["unit_norm"])
+    assert report["unit_norm"].verdict == "fail"
+
+
 # --- errors inside checks ------------------------------------------------------------------------
 
 def test_a_backend_that_raises_gives_the_verdict_error():
