@@ -8,8 +8,8 @@ friction, damping, armature, rotor parameters, gravity, nbodies, name) and every
 configuration agree at 1e-12 * max(1, |ref|) (the placements and merged inertias are SE3
 products and inertia merges, rounded as pin's to a few 1e-16); the geometry models agree
 object by object (``geometry_fields`` of test_geometry.py). Models: the tutorial chain, the
-sample manipulator, the humanoid (with its free-flyer locked too: pinref has no composite joint
-for pin's fixed-base humanoid), two random trees with every joint type (a JOINT frame added per
+sample manipulator, the humanoid (with its free-flyer locked too; tests/joints/test_composite.py
+locks the composite root of the fixed-base humanoid), two random trees with every joint type (a JOINT frame added per
 joint: pin needs one to lock a joint), talos locking its arms and panda locking its fingers
 (with their collision and visual models), and locking the first, a middle, the last, every
 other and every joint, and none.
