@@ -39,6 +39,7 @@ no other joint and runs for every column at once.
 import numpy as np
 
 from ..errors import ArgumentTypeError, ArgumentValueError, ModelError
+from ..model.model import bind_positional
 from ..model.tree import tree
 from ..spatial._kernels import ANGULAR, LINEAR, cross, matvec
 from ._args import check_data
@@ -86,7 +87,7 @@ def _columns_of_J(T, data, shape, columns):
     return cols, rows
 
 
-def jacobianSubtreeCenterOfMass(model, data, *args):
+def jacobianSubtreeCenterOfMass(model, data, *args, **kwargs):
     """Jacobian ``(..., 3, nv)`` of the centre of mass of the subtree rooted at a joint, WORLD.
 
     ``jacobianSubtreeCenterOfMass(model, data, q, subtree_root_joint_id)`` runs
@@ -98,12 +99,16 @@ def jacobianSubtreeCenterOfMass(model, data, *args):
     """
     check_data(model, data)
     where = "jacobianSubtreeCenterOfMass"
-    if len(args) == 2:
-        forwardKinematics(model, data, args[0])
-    elif len(args) != 1:
-        raise ArgumentTypeError(f"{where}(model, data[, q], subtree_root_joint_id): expected 1 "
-                                f"or 2 arguments after data, got {len(args)}")
-    root = _check_root(model, args[-1], where)
+    signature = f"{where}(model, data[, q], subtree_root_joint_id)"
+    names = ("q", "subtree_root_joint_id") if len(args) + len(kwargs) == 2 else \
+        ("subtree_root_joint_id",)
+    given = bind_positional(signature, names, args, dict(kwargs))
+    if set(given) != set(names):
+        raise ArgumentTypeError(f"{signature}: expected 1 or 2 arguments after data (by position "
+                                f"or by these names), got {sorted(given) or 'none'}")
+    if "q" in given:
+        forwardKinematics(model, data, given["q"])
+    root = _check_root(model, given["subtree_root_joint_id"], where)
     data.require(where, "oMi", "forwardKinematics(model, data, q), or pass q")
     shape = data.oMi.batch
     T = tree(model)

@@ -83,6 +83,21 @@ def test_against_finite_differences_of_pin(model_name):
     assert sweep.best.relative_error < 1e-6 and sweep.is_valley, str(sweep)
 
 
+def test_the_subtree_root_by_keyword_as_pin_takes_it():
+    rmodel, pmodel = build("humanoid")
+    q, _, _ = random_states(pmodel, (), np.random.default_rng(3))
+    pdata = pmodel.createData()
+    pin.forwardKinematics(pmodel, pdata, q)
+    for args, kwargs in (((q,), {"subtree_root_joint_id": 5}),
+                         ((), {"q": q, "subtree_root_joint_id": 5}),
+                         ((), {"subtree_root_joint_id": 5})):
+        ref = pin.jacobianSubtreeCenterOfMass(pmodel, pdata, *args, **kwargs)
+        data = rmodel.createData()
+        pinref.forwardKinematics(rmodel, data, q)
+        assert_close(pinref.jacobianSubtreeCenterOfMass(rmodel, data, *args, **kwargs), ref,
+                     what="Jcom of subtree 5")
+
+
 def test_bad_input_raises_typed_errors():
     rmodel, pmodel = build("humanoid")
     q, _, _ = random_states(pmodel, (), np.random.default_rng(2))
@@ -93,6 +108,10 @@ def test_bad_input_raises_typed_errors():
         pinref.jacobianSubtreeCenterOfMass(rmodel, data, q, 1.5)
     with pytest.raises(ArgumentTypeError, match="1 or 2"):
         pinref.jacobianSubtreeCenterOfMass(rmodel, data)
+    with pytest.raises(ArgumentTypeError, match="1 or 2"):
+        pinref.jacobianSubtreeCenterOfMass(rmodel, data, q, root=3)
+    with pytest.raises(ArgumentTypeError, match="multiple values"):
+        pinref.jacobianSubtreeCenterOfMass(rmodel, data, q, q=q)
     data = rmodel.createData()            # (the calls above ran forwardKinematics, as pin does)
     with pytest.raises(NotComputedError, match="forwardKinematics"):
         pinref.jacobianSubtreeCenterOfMass(rmodel, data, 3)
