@@ -55,6 +55,7 @@ from ..spatial._kernels import ANGULAR, EPS, LINEAR, cross
 from ._args import state
 from ._levels import Walk, crf, crm, expand, full, joint_calc, matvec, vecmat, widen
 from .center_of_mass import _write_back
+from .centroidal import at_point
 from .coriolis import placement_velocity_step
 from .energy import _kinetic_energy_forward_step, _potential_energy_step, _scalar
 from .rnea_derivatives import (
@@ -163,10 +164,7 @@ def _centroidal_terms(model, data, Ag, dAg, oY0, h0, f0, com0, vcom0, mass0):
     Ag[..., ANGULAR] += cross(Ag_lin, c)
     dAg[..., ANGULAR] += cross(dAg_lin, c) + cross(Ag_lin, vc)
     # hg = h_0, hg.angular += hg.linear x com_0 ;  dhg = f_0, dhg.angular += dhg.linear x com_0
-    hg, dhg = h0.copy(), f0.copy()
-    hg[..., ANGULAR] += cross(hg[..., LINEAR], com0)
-    dhg[..., ANGULAR] += cross(dhg[..., LINEAR], com0)
-    data.hg, data.dhg = Force.unchecked(hg), Force.unchecked(dhg)
+    data.hg, data.dhg = Force.unchecked(at_point(h0, com0)), Force.unchecked(at_point(f0, com0))
     # Jcom = Ag.linear / mass_0
     data.Jcom = matrix_face(Ag_lin) / mass0[..., None, None]
     # Ig = (mass_0, 0, oYcrb_0.inertia)
