@@ -310,7 +310,8 @@ def test_diff_and_trace_in_the_world_convention(capsys):
     assert code == 0 and "convention: WORLD (crba, aba)" in out.splitlines()[0]
     assert "crba WORLD  agree" in out and "aba WORLD   agree" in out
     assert out.splitlines()[-1].startswith(
-        "pinref diff: all agree with pin 3.8.0 (rnea, crba WORLD, aba WORLD x 4 states)")
+        f"pinref diff: all agree with pin {pin.__version__} (rnea, crba WORLD, aba WORLD x 4 "
+        "states)")
     code, out, _ = run(capsys, "trace", "aba", "--convention", "world", "--joint", "3",
                        "--cache", "of")
     assert code == 0 and "of of joint 3 ry2_joint during abaWorldConvention" in out
