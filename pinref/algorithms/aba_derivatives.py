@@ -167,6 +167,22 @@ def _aba_derivatives_forward1_columns(model, T, C, data, kin, V, Sc, fext, shape
     return mv(X[C.row], Sc), Xf
 
 
+def minverse_rows_step(L, SDinv, Ul, F, Mw, data):
+    """The statements of ComputeMinverseBackwardStep that fill Minv's rows past the joints' own
+    blocks, for the joints of one level (computeMinverse and computeABADerivatives run them
+    alike): SDinv kept for the joints with children, their rows of Minv over sub+_i, and F."""
+    inner, inner_local = L.inner
+    if len(inner):
+        data.SDinv[..., inner] = matrix_face(SDinv[inner_local])
+        # Minv[i, sub+_i] = -SDinv_i^T F[sub+_i]   (joints with children)
+        rows, plus_cols, local = L.plus
+        SDinvF = columns_first(SDinv) @ matrix_face(F)
+        Mw[rows, ..., plus_cols] = -moved(SDinvF[..., local, plus_cols], -1, 0)
+    # F[sub_i] += U_i Minv[i, sub_i]   (F[sub_i] = ... for a leaf, whose F[sub_i] is still 0)
+    UM = moved(matrix_face(Ul) @ moved(Mw[L.cols], 0, -2), -1, 0)
+    F[L.update] = F[L.update] + UM[L.update]
+
+
 def _aba_derivatives_backward_step1(level, L, C, model, data, P, J, F, Mw, uT, shape):
     """Mirrors ComputeABADerivativesBackwardStep1::algo for the joints of one level; eliminates
     each joint into its parent (WORLD frame) and fills its block row of Minv (``Mw``: Minv
@@ -197,16 +213,7 @@ def _aba_derivatives_backward_step1(level, L, C, model, data, P, J, F, Mw, uT, s
         if level.has_parent:
             # oYaba_i -= UDinv_i U_i^T
             Ia.append((g, Ya[i][g] - UDinv @ Ug.mT, UDinv, group))
-    inner, inner_local = L.inner
-    if len(inner):
-        data.SDinv[..., inner] = matrix_face(SDinv[inner_local])
-        # Minv[i, sub+_i] = -SDinv_i^T F[sub+_i]   (joints with children)
-        rows, plus_cols, local = L.plus
-        SDinvF = columns_first(SDinv) @ matrix_face(F)
-        Mw[rows, ..., plus_cols] = -moved(SDinvF[..., local, plus_cols], -1, 0)
-    # F[sub_i] += U_i Minv[i, sub_i]   (F[sub_i] = ... for a leaf, whose F[sub_i] is still 0)
-    UM = moved(matrix_face(Ul) @ moved(Mw[cols], 0, -2), -1, 0)
-    F[L.update] = F[L.update] + UM[L.update]
+    minverse_rows_step(L, SDinv, Ul, F, Mw, data)
     if not level.has_parent:
         return D
     for g, Ia_g, UDinv, group in Ia:

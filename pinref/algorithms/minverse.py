@@ -55,13 +55,13 @@ from .aba_derivatives import (
     _rows_of_joints,
     _stys_inversion,
     armature_rows,
+    minverse_rows_step,
     write_joint_data,
 )
 from .rnea_derivatives import (
     _action_matrices,
     _InertiasFromMatrices,
     columns,
-    columns_first,
     matrix_face,
     moved,
     mv,
@@ -123,16 +123,7 @@ def _minverse_blocks(level, L, data, Jl, Ul, Dinvs, F, Mw):
         Mw[own[0], ..., own[1]] = moved(moved(Dinv, -2, 1), -1, 2).reshape((-1,) + Dinv.shape[1:-2])
         # SDinv_i = J_i Dinv_i   (kept for the joints with children)
         SDinv[span] = _entries_of_columns(_joint_matrices(Jl[span], nvg, K) @ Dinv)
-    inner, inner_local = L.inner
-    if len(inner):
-        data.SDinv[..., inner] = matrix_face(SDinv[inner_local])
-        # Minv[i, sub+_i] = -SDinv_i^T F[sub+_i]   (joints with children)
-        rows, plus_cols, local = L.plus
-        SDinvF = columns_first(SDinv) @ matrix_face(F)
-        Mw[rows, ..., plus_cols] = -moved(SDinvF[..., local, plus_cols], -1, 0)
-    # F[sub_i] += U_i Minv[i, sub_i]   (F[sub_i] = ... for a leaf, whose F[sub_i] is still 0)
-    UM = moved(matrix_face(Ul) @ moved(Mw[L.cols], 0, -2), -1, 0)
-    F[L.update] = F[L.update] + UM[L.update]
+    minverse_rows_step(L, SDinv, Ul, F, Mw, data)
 
 
 def _minverse_forward_step2(level, L, UDinvs, data, J, Mw, shape):
