@@ -239,10 +239,17 @@ def aba(model, data, q, v, tau, fext=None, convention=Convention.LOCAL):
     world = convention_of(convention, "aba") == Convention.WORLD
     with S.Call("abaWorldConvention" if world else "aba", model, data,
                 inputs(q=q, v=v, tau=tau, fext=fext)) as call:
-        if world:
-            from .aba_world import aba_world
-            return aba_world(call, model, data, q, v, tau, fext)
-        return _aba(call, model, data, q, v, tau, fext)
+        try:
+            if world:
+                from .aba_world import aba_world
+                return aba_world(call, model, data, q, v, tau, fext)
+            return _aba(call, model, data, q, v, tau, fext)
+        except NotPositiveDefiniteError as err:
+            # raised by the backward pass; no half-written result that looks valid: ddq, u NaN
+            data.ddq[...] = np.nan
+            data.u[...] = np.nan
+            raise NotPositiveDefiniteError(
+                f"aba: joint {model.names[err.joint_id]!r}: {err}", joint_id=err.joint_id) from None
 
 
 def _aba(call, model, data, q, v, tau, fext):
@@ -268,17 +275,8 @@ def _aba(call, model, data, q, v, tau, fext):
         if fext is not None:
             call.run(S.ABA_FEXT, _fext_step, call, S.ABA_FEXT, level, data, fext)
     arm = model.armature.reshape((model.nv,) + (1,) * len(shape))
-    passed = []
-    try:
-        for level in reversed(T.levels):
-            passed.append(call.run(S.ABA_BACKWARD, _aba_backward_step, call, level, kin, model,
-                                   arm, data, uT, shape))
-    except NotPositiveDefiniteError as err:
-        # no half-written result that looks valid: ddq and u hold NaN
-        data.ddq[...] = np.nan
-        data.u[...] = np.nan
-        raise NotPositiveDefiniteError(
-            f"aba: joint {model.names[err.joint_id]!r}: {err}", joint_id=err.joint_id) from None
+    passed = [call.run(S.ABA_BACKWARD, _aba_backward_step, call, level, kin, model, arm, data,
+                       uT, shape) for level in reversed(T.levels)]
     call.run(S.ABA_FORWARD2, _aba_forward_step2, call, T, kin, passed[::-1], vxh, model, data,
              ddqT, shape)
     for level in reversed(T.levels):

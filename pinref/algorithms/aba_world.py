@@ -52,7 +52,6 @@ data.oYcrb[i] and data.oinertias[i] are Inertia objects read off them).
 
 import numpy as np
 
-from ..errors import NotPositiveDefiniteError
 from ..model.tree import AxisGroup
 from . import steps as S
 from ._levels import Walk, crf, crm, expand, full, joint_calc, matvec, tangent_rows, vecmat, widen
@@ -250,17 +249,8 @@ def aba_world(call, model, data, q, v, tau, fext):
         call.done(S.ABA_WORLD_FORWARD1, level.forward_ids)
         if fext is not None:
             call.run(S.ABA_WORLD_FEXT, _fext_world_step, call, level, W, data, fext)
-    passed = []
-    try:
-        for level in reversed(W.T.levels):
-            passed.append(call.run(S.ABA_WORLD_BACKWARD, _aba_world_backward_step, call, level, W,
-                                   model, data, uT))
-    except NotPositiveDefiniteError as err:
-        # no half-written result that looks valid: ddq and u hold NaN
-        data.ddq[...] = np.nan
-        data.u[...] = np.nan
-        raise NotPositiveDefiniteError(
-            f"aba: joint {model.names[err.joint_id]!r}: {err}", joint_id=err.joint_id) from None
+    passed = [call.run(S.ABA_WORLD_BACKWARD, _aba_world_backward_step, call, level, W, model,
+                       data, uT) for level in reversed(W.T.levels)]
     call.run(S.ABA_WORLD_FORWARD2, _aba_world_forward_step2, call, W, passed[::-1], model, data,
              uT, ddqT)
     if fext is None:
