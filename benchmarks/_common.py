@@ -1,4 +1,5 @@
-"""Timing helpers shared by the benchmarks: the median of repeats, and a plain-text table.
+"""Timing helpers shared by the benchmarks: the median of repeats, the least CPU time of
+interleaved rounds, and a plain-text table.
 
 Absolute times drift from run to run on a shared machine; compare ratios measured in one run
 (performance-notes.md).
@@ -31,6 +32,36 @@ def time_per_call(stmt, globals=None, repeat=7, min_seconds=0.02):
 def per_call(stmt, globals=None, repeat=7, min_seconds=0.02):
     """``time_per_call`` in microseconds."""
     return time_per_call(stmt, globals, repeat, min_seconds) * 1e6
+
+
+def best_per_call(calls, rounds=15, min_seconds=0.005):
+    """The least thread CPU time of one call of each callable in ``calls``, in microseconds,
+    over ``rounds`` rounds that time every callable in turn (interleaved).
+
+    The ratio of two of these compares what each costs when the machine lets it run: a burst
+    of load on a shared machine lengthens some rounds of both, not the least of either, and
+    ``time.thread_time`` leaves out the time other processes hold the core. Each round runs a
+    callable ``number`` times (found once, as ``time_per_call`` does, for ``min_seconds``).
+    """
+    numbers = []
+    for f in calls:
+        number = 1
+        while True:
+            t = time.thread_time()
+            for _ in range(number):
+                f()
+            if time.thread_time() - t >= min_seconds:
+                break
+            number *= 2
+        numbers.append(number)
+    best = [float("inf")] * len(calls)
+    for _ in range(rounds):
+        for k, (f, number) in enumerate(zip(calls, numbers)):
+            t = time.thread_time()
+            for _ in range(number):
+                f()
+            best[k] = min(best[k], (time.thread_time() - t) / number)
+    return [b * 1e6 for b in best]
 
 
 def print_table(headers, rows):

@@ -7,6 +7,9 @@ on the humanoid (and talos, panda from example-robot-data when it is installed);
 on the humanoid. The scaling on serial chains of N = 10 .. 160 (and the exponent of time in N)
 is benchmarks/bench_scaling.py.
 
+Times are the least thread CPU time over interleaved rounds (``_common.best_per_call``): on a
+shared machine the medians of wall time moved these ratios by 30 % from run to run.
+
 Run: python benchmarks/bench_core.py [--batch 1000] [--robots]
 """
 
@@ -16,7 +19,7 @@ import numpy as np
 import pinocchio as pin
 
 import pinref
-from _common import per_call, print_table, random_states, sample_models
+from _common import best_per_call, print_table, random_states, sample_models
 
 ALGORITHMS = ("rnea", "crba", "aba", "computeRNEADerivatives", "computeABADerivatives")
 
@@ -47,9 +50,9 @@ def ratios(models, batch, rng):
         for algo in ALGORITHMS:
             p = _calls(algo, pin, pmodel, pdata, q, v, a)
             r = _calls(algo, pinref, model, data, q, v, a)
-            t_pin, t_ref = per_call(lambda: p(0)), per_call(lambda: r(0))
-            t_pin_b = per_call(lambda: [p(k) for k in range(batch)], repeat=3) / batch
-            t_ref_b = per_call(lambda: r(slice(None)), repeat=3) / batch
+            t_pin, t_ref = best_per_call([lambda: p(0), lambda: r(0)])
+            t_pin_b, t_ref_b = (t / batch for t in best_per_call(
+                [lambda: [p(k) for k in range(batch)], lambda: r(slice(None))], rounds=5))
             rows.append((name, algo, t_pin, t_ref, t_ref / t_pin, t_ref_b / t_pin_b))
     print_table(["model", "algorithm", "pin us", "pinref us", "ratio", f"B={batch} ratio"], rows)
 
@@ -67,10 +70,9 @@ def loop_ratio(rng):
     q, v, a = random_states(pmodel, 1, rng)
     q = pinref.normalize(model, q[0])
     args = (q, 0.1 * v[0], a[0])
-    t_pin = per_call(lambda: euler_loop(pin, pmodel, pmodel.createData(), *args), repeat=3,
-                     min_seconds=0)
-    t_ref = per_call(lambda: euler_loop(pinref, model, model.createData(), *args), repeat=3,
-                     min_seconds=0)
+    t_pin, t_ref = best_per_call([lambda: euler_loop(pin, pmodel, pmodel.createData(), *args),
+                                  lambda: euler_loop(pinref, model, model.createData(), *args)],
+                                 rounds=3, min_seconds=0)
     print_table(["loop", "pin s", "pinref s", "ratio"],
                 [("humanoid, 2000 x (aba + integrate)", t_pin / 1e6, t_ref / 1e6, t_ref / t_pin)])
 
