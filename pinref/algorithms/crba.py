@@ -44,12 +44,13 @@ from ._levels import Walk, expand, full, inputs, joint_calc, widen
 
 class _AxisJoints:
     """The frame-axis 1-dof joints of a level (the ``BATCHED`` kinds, S_i = e_k): their rows
-    ``rows``, ``k`` and tangent entries ``v_index`` (``column`` indexes column k of their
-    6x6); for every entry of their block rows of M, where it is read in Fcrb (``F_rows, F_k,
-    F_cols``: row k of F_i, a subtree column) and written in M (``M_rows, M_cols``)."""
+    ``rows``, ``k`` and tangent entries ``v_index``; ``Y_columns``, the :class:`_Copy` of column
+    k of their Ycrb into their columns of Fcrb; ``F_rows_k``, the copy of row k of F_i, for
+    every entry of their block rows of M, into M."""
 
     def __init__(self, model, groups, nv_subtree):
         ids = [i for g in groups for i in g.ids]
+        nv = model.nv
         self.rows = np.concatenate([np.arange(g.rows.start, g.rows.stop) for g in groups])
         self.k = np.concatenate([np.full(len(g.ids), _unit_index(g.template._S_col))
                                  for g in groups])
@@ -58,15 +59,39 @@ class _AxisJoints:
         # consecutive and share one k
         consecutive = np.array_equal(self.rows, np.arange(self.rows[0], self.rows[0] + len(ids)))
         if consecutive and len(set(self.k.tolist())) == 1:
-            self.column = (slice(int(self.rows[0]), int(self.rows[0]) + len(ids)), Ellipsis,
-                           int(self.k[0]))
+            column = (slice(int(self.rows[0]), int(self.rows[0]) + len(ids)), Ellipsis,
+                      int(self.k[0]))
         else:
-            self.column = (self.rows, Ellipsis, self.k)
+            column = (self.rows, Ellipsis, self.k)
+        rows, k, e = self.rows[:, None], self.k[:, None], np.arange(6)
+        # F[rows, ..., v_index] = Y[column] (F (n, *batch, 6, nv), Y (n, *batch, 6, 6))
+        self.Y_columns = _Copy((self.rows, Ellipsis, self.v_index), column,
+                               (rows * 6 + e) * nv + self.v_index[:, None], (rows * 6 + e) * 6 + k)
         entries = [(r, k, c, model.idx_vs[i], c)
                    for i, r, k in zip(ids, self.rows, self.k)
                    for c in range(model.idx_vs[i], model.idx_vs[i] + nv_subtree[i])]
-        self.F_rows, self.F_k, self.F_cols, self.M_rows, self.M_cols = \
-            (np.array(x, dtype=np.intp) for x in zip(*entries))
+        F_rows, F_k, F_cols, M_rows, M_cols = (np.array(x, dtype=np.intp) for x in zip(*entries))
+        # M[M_rows, M_cols] = F[F_rows, ..., F_k, F_cols] (M seen as (nv, nv, *batch))
+        self.F_rows_k = _Copy((M_rows, M_cols), (F_rows, Ellipsis, F_k, F_cols),
+                              M_rows * nv + M_cols, (F_rows * 6 + F_k) * nv + F_cols)
+
+
+class _Copy:
+    """``dst[to] = src[frm]`` for index tuples of stacked arrays of any batch, and the same
+    entries as flat indices ``to_flat``, ``from_flat`` into a single state's (C-contiguous)
+    arrays: one index array on one axis is 3-4 times faster for NumPy than several index arrays
+    around an Ellipsis, and a single state's copy is all indexing. Same entries, same bits."""
+
+    def __init__(self, to, frm, to_flat, from_flat):
+        self.to, self.frm = to, frm
+        self.to_flat, self.from_flat = np.ravel(to_flat), np.ravel(from_flat)
+
+    def run(self, dst, src, nb):
+        """The copy into ``dst`` from ``src`` for a call of ``nb`` batch axes."""
+        if nb or not dst.flags.c_contiguous:
+            dst[self.to] = src[self.frm]
+        else:
+            dst.reshape(-1)[self.to_flat] = src.reshape(-1)[self.from_flat]
 
 
 def _unit_index(s):
@@ -78,10 +103,11 @@ def _unit_index(s):
 
 class SubtreeColumns:
     """The subtree columns of one level's joints (``subtree_i = [idx_v, idx_v + nvSubtree[i])``,
-    disjoint within a level): ``columns``, the slice of the nv columns they span; for every
-    (joint, subtree column) pair ``joint, column`` (the joint's row within the level, the
-    column within the span) and ``parent_rows, F_cols`` (its parent's row, the column: where
-    ``Fcrb[parent][:, subtree_i]`` is). ``axis``: the level's frame-axis joints as one
+    disjoint within a level): ``columns``, the slice of the nv columns they span;
+    ``to_parents``, the :class:`_Copy` of every (joint, subtree column) pair of ``liMi Fcrb_i``
+    (the joint's row within the level, the column within the span) to where
+    ``Fcrb[parent][:, subtree_i]`` is (its parent's row, the column). ``axis``: the level's
+    frame-axis joints as one
     :class:`_AxisJoints` (None if there is none); ``others``: every other group of the level (one
     joint each) as ``(group, cols_i, subtree_i)`` slices (nvSubtree from ``nv_subtree``)."""
 
@@ -92,8 +118,14 @@ class SubtreeColumns:
         self.columns = slice(start, max(s.stop for s in subtree.values()))
         pairs = [(k, c - start, pos[model.parents[i]], c) for k, i in enumerate(ids)
                  for c in range(subtree[i].start, subtree[i].stop)]
-        self.joint, self.column, self.parent_rows, self.F_cols = \
-            (np.array(x, dtype=np.intp) for x in zip(*pairs))
+        joint, column, parent_rows, F_cols = (np.array(x, dtype=np.intp)[:, None]
+                                              for x in zip(*pairs))
+        # F[parent_rows, ..., F_cols] = XF[joint, ..., column] (XF (K, *batch, 6, span))
+        e, span = np.arange(6), self.columns.stop - self.columns.start
+        self.to_parents = _Copy((parent_rows[:, 0], Ellipsis, F_cols[:, 0]),
+                                (joint[:, 0], Ellipsis, column[:, 0]),
+                                (parent_rows * 6 + e) * model.nv + F_cols,
+                                (joint * 6 + e) * span + column)
         axis = [g for g in level.groups if g.batched]
         self.axis = _AxisJoints(model, axis, nv_subtree) if axis else None
         self.others = [(g, g.jmodels[0].v_slice, subtree[g.ids[0]])
@@ -136,9 +168,9 @@ def _crba_backward_step(call, level, sub, kin, data, shape):
     if axis is not None:
         Mt = data.M.transpose((nb, nb + 1) + tuple(range(nb)))    # (nv, nv, *batch), a view
         # F[:, cols_i] = Ycrb_i S_i   (S_i = e_k: column k of Ycrb_i)
-        F[axis.rows, ..., axis.v_index] = Y[axis.column]
+        axis.Y_columns.run(F, Y, nb)
         # M[cols_i, subtree_i] = S_i^T F[:, subtree_i]   (row k of F_i)
-        Mt[axis.M_rows, axis.M_cols] = F[axis.F_rows, ..., axis.F_k, axis.F_cols]
+        axis.F_rows_k.run(Mt, F, nb)
     for group, cols, subtree in sub.others:
         S_i = data.joints[group.ids[0]].S
         # F[:, cols_i] = Ycrb_i S_i
@@ -153,7 +185,7 @@ def _crba_backward_step(call, level, sub, kin, data, shape):
     XYX = X.mT @ Y[i] @ X
     # Fcrb_parent[:, subtree_i] = liMi Fcrb_i[:, subtree_i] = X^T Fcrb_i[:, subtree_i]
     XF = X.mT @ F[i, ..., sub.columns]
-    F[sub.parent_rows, ..., sub.F_cols] = XF[sub.joint, ..., sub.column]
+    sub.to_parents.run(F, XF, nb)
     for children, parents, ids in level.rounds:
         # Ycrb_parent += liMi Ycrb_i
         Y[parents] = Y[parents] + XYX[children]
