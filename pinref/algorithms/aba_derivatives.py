@@ -278,7 +278,7 @@ def _aba_derivatives_forward_step2(level, L, D, data, J, Mw, uT, ddqT, shape):
         if level.has_parent:
             Fi = Fi + Fp
         mask = mask.reshape((K,) + (1,) * (len(shape) + 1) + mask.shape[1:])
-        Fm[rows_g, ..., c0:] = np.where(mask, Fi, Fm[rows_g, ..., c0:])
+        np.copyto(Fm[rows_g, ..., c0:], Fi, where=mask)
 
 
 def _joint_rows(x, K, nvg):
