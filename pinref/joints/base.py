@@ -200,8 +200,9 @@ class JointModel:
 
     def _scalar_inverse(self, StU):
         """``Dinv = 1 / StU`` for 1-dof joints (StU ``(..., 1, 1)``), as Pinocchio does instead of
-        a Cholesky; raises NotPositiveDefiniteError when StU <= 0 or StU is NaN."""
-        if not (StU > 0).all():
+        a Cholesky; raises NotPositiveDefiniteError when StU <= 0 or StU is NaN (a NaN
+        minimum compares False)."""
+        if not np.minimum.reduce(StU, None) > 0:
             raise self._not_pd(StU)
         return 1.0 / StU
 
