@@ -164,7 +164,8 @@ def _aba_backward_step(call, level, kin, model, arm, data, uT, shape):
 def _aba_forward_step2(call, T, kin, passed, vxh, model, data, ddqT, shape):
     """Mirrors AbaLocalConventionForwardStep2::algo, in two places: a_gf_i and ddq_i level by
     level (a child reads its parent's final a_gf), then a_i and f_i for every joint at once;
-    writes a_gf, ddq, a, f. ``passed``: what pass 2 returned, level by level."""
+    writes a_gf, ddq, a, f (each row once) and reports every joint at its end. ``passed``: what
+    pass 2 returned, level by level."""
     A, j = data.a_gf.vector, slice(1, None)
     for level, (parts, D, u) in zip(T.levels, passed):
         i, p = level.rows, level.parent_rows
@@ -194,8 +195,7 @@ def _aba_forward_step2(call, T, kin, passed, vxh, model, data, ddqT, shape):
     a[j, ..., :3] += vecmat(model.gravity.linear, data.oMi.rows("rotation", j, shape))
     # f_i = Y_i a_gf_i + v_i x* h_i   (v_i x* h_i as pass 1 computed it)
     data.f.vector[j] = matvec(expand(T.inertia_matrix[j], len(shape)), A[j]) + vxh
-    for level in T.levels:
-        call.done(S.ABA_FORWARD2, level.forward_ids)
+    call.done(S.ABA_FORWARD2, T.tree.order_ids)
 
 
 def _aba_final_step(call, level, kin, data):

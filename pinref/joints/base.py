@@ -192,8 +192,9 @@ class JointModel:
             L = np.linalg.cholesky(StU)
         except np.linalg.LinAlgError:
             raise self._not_pd(StU) from None
-        # A NaN anywhere in the lower triangle reaches L's last diagonal entry.
-        if not (L[..., -1, -1] > 0).all():
+        # A NaN anywhere in the lower triangle reaches L's last diagonal entry (and a NaN
+        # minimum compares False).
+        if not np.minimum.reduce(L[..., -1, -1], None) > 0:
             raise self._not_pd(StU)
         Linv = np.linalg.inv(L)
         return Linv.mT @ Linv

@@ -19,6 +19,7 @@ from .containers import StdMap_String_VectorXd
 from .frame import ALL_FRAME_TYPES, Frame, FrameType
 
 _DOUBLE_MAX = np.finfo(float).max
+_FLOAT = np.dtype(float)                 # (real_array returns such an array as it is)
 
 
 class _Universe(JointModel):
@@ -393,7 +394,7 @@ class Model:
         vectors take both); any other ``(..., size)`` is a batch (docs/algorithms.md, "Column
         vectors and batches": with ``size == 1``, ``(1, 1)`` is that column vector).
         """
-        a = real_array(x, name)
+        a = x if type(x) is np.ndarray and x.dtype is _FLOAT else real_array(x, name)
         if a.shape == (size, 1):
             a = a[:, 0]
         if a.ndim == 0:
