@@ -84,7 +84,7 @@ def check_model(model, data=NO_DATA):
     armature = model.armature
     # min >= 0 refuses NaN too (a NaN minimum compares False)
     if (not isinstance(armature, np.ndarray) or armature.shape != (model.nv,)
-            or (model.nv and not (armature.min() >= 0 and armature.max() < np.inf))):
+            or (model.nv and not (armature.min() >= 0 and all_finite(armature)))):
         raise ShapeError(f"model.armature: expected {model.nv} finite non-negative numbers "
                          f"(one per velocity entry), got {armature!r}")
     gravity = model.gravity.vector

@@ -204,7 +204,7 @@ def joint_calc(T, data, q, v, shape, actions=True):
             if v is not None:
                 kin.vJ[rows] = jdata.v.vector
                 cj = jdata.c.vector
-                if cj.any() or cj.ndim > 1:
+                if cj.ndim > 1 or np.count_nonzero(cj):
                     if kin.c is None:
                         kin.c = np.zeros((n,) + shape + (6,))
                     kin.c[rows] = cj

@@ -75,7 +75,7 @@ def _axes_calc_aba(axes, data, armature, arm, Ia, update_I):
     *batch, 6, 1))``."""
     # U_i = Ia_i S_i = Ia_i[:, k] ; StU_i = U_i[k] + armature_i = Ia_i[k, k] + armature_i
     StU = Ia[axes.diagonal] + arm[axes.v_rows]
-    if not StU.min() > 0:                             # (NaN fails too)
+    if not np.minimum.reduce(StU, None) > 0:          # (NaN fails too)
         for j, jmodel in enumerate(axes.jmodels):
             jmodel.calc_aba(jmodel.createData(), armature[jmodel.v_slice], Ia[j].copy(), False)
     U = Ia[axes.entry][..., None].copy()
@@ -86,9 +86,13 @@ def _axes_calc_aba(axes, data, armature, arm, Ia, update_I):
     if update_I:
         # Ia_i -= UDinv_i U_i^T
         Ia -= UDinv * U.mT
-    for key, g in axes.groups:
-        data.joint_rows[key].write(U=U[g], StU=StU[g], Dinv=Dinv[g], UDinv=UDinv[g])
-    return [(Dinv, UDinv)]
+    if len(axes.groups) == 1:
+        # one group: its rows are the level's
+        data.joint_rows[axes.groups[0][0]].write(U=U, StU=StU, Dinv=Dinv, UDinv=UDinv)
+    else:
+        for key, g in axes.groups:
+            data.joint_rows[key].write(U=U[g], StU=StU[g], Dinv=Dinv[g], UDinv=UDinv[g])
+    return Dinv, UDinv
 
 
 def _aba_forward_step1(call, T, kin, data, shape):
@@ -119,7 +123,8 @@ def _aba_forward_step1(call, T, kin, data, shape):
 def _aba_backward_step(call, level, kin, model, arm, data, uT, shape):
     """Mirrors AbaLocalConventionBackwardStep::algo for the joints of one level; eliminates
     each joint i into its parent. Returns the parts (``_parts``; None on a level of frame-axis
-    joints, which takes its S products as entries k) and, per part, ``(Dinv, UDinv)`` and u_i."""
+    joints, which takes its S products as entries k) and, per part, ``(Dinv, UDinv)`` and u_i
+    ``(K, *batch, nv)``."""
     i, A, F, axes = level.rows, data.a_gf.vector, data.f.vector, level.axes
     Ia, pA = data.Yaba.matrix[i], F[i]
     if axes is not None:
@@ -127,6 +132,8 @@ def _aba_backward_step(call, level, kin, model, arm, data, uT, shape):
         u_l = uT[axes.v_rows] - pA[axes.entry]
         uT[axes.v_rows] = u_l
         parts, u = None, [u_l[..., None]]
+        # U_i = IA_i S_i ; Dinv_i = (S_i^T U_i + armature_i)^-1 ; UDinv_i ; Ia_i = IA_i - UDinv_i U_i^T
+        D = [_axes_calc_aba(axes, data, model.armature, arm, Ia, level.has_parent)]
     else:
         parts, u = _parts(level, data, shape), []
         for g, v_i, nv, S_i in parts:
@@ -134,20 +141,18 @@ def _aba_backward_step(call, level, kin, model, arm, data, uT, shape):
             u_g = segments(uT, v_i, nv, shape) - vecmat(pA[g], S_i)
             scatter(uT, v_i, u_g, shape)
             u.append(u_g)
-    # U_i = IA_i S_i ; Dinv_i = (S_i^T U_i + armature_i)^-1 ; UDinv_i ; Ia_i = IA_i - UDinv_i U_i^T
-    if axes is not None:
-        D = _axes_calc_aba(axes, data, model.armature, arm, Ia, level.has_parent)
-    else:
+        # U_i = IA_i S_i ; Dinv_i = (S_i^T U_i + armature_i)^-1 ; UDinv_i ; Ia_i = IA_i - UDinv_i U_i^T
         D = joint_calc_aba(level, data, model.armature, Ia, shape)
     if not level.has_parent:
         call.done(S.ABA_BACKWARD, level.backward_ids)
         return parts, D, u
     # pa_i = pA_i + (Ia_i c_i + UDinv_i u_i)
     UDu = [matvec(UDinv, u_g) for (_, UDinv), u_g in zip(D, u)]
-    F[i] = pA + (matvec(Ia, A[i]) + level_array(level, UDu, shape, 6))
+    pa = pA + (matvec(Ia, A[i]) + level_array(level, UDu, shape, 6))
+    F[i] = pa
     # X* Ia_i X*^T = X^T Ia_i X ; liMi pa_i = X^T pa_i
     X = kin.X[i]
-    XIX, Xf = X.mT @ Ia @ X, vecmat(F[i], X)
+    XIX, Xf = X.mT @ Ia @ X, vecmat(pa, X)
     for children, parents, ids in level.rounds:
         # IA_parent += X* Ia_i X*^T ; pA_parent += liMi pa_i
         data.Yaba.matrix[parents] = data.Yaba.matrix[parents] + XIX[children]
@@ -159,7 +164,8 @@ def _aba_backward_step(call, level, kin, model, arm, data, uT, shape):
 def _aba_forward_step2(call, T, kin, passed, vxh, model, data, ddqT, shape):
     """Mirrors AbaLocalConventionForwardStep2::algo, in two places: a_gf_i and ddq_i level by
     level (a child reads its parent's final a_gf), then a_i and f_i for every joint at once;
-    writes a_gf, ddq, a, f. ``passed``: what pass 2 returned, level by level."""
+    writes a_gf, ddq, a, f (each row once) and reports every joint at its end. ``passed``: what
+    pass 2 returned, level by level."""
     A, j = data.a_gf.vector, slice(1, None)
     for level, (parts, D, u) in zip(T.levels, passed):
         i, p = level.rows, level.parent_rows
@@ -189,8 +195,7 @@ def _aba_forward_step2(call, T, kin, passed, vxh, model, data, ddqT, shape):
     a[j, ..., :3] += vecmat(model.gravity.linear, data.oMi.rows("rotation", j, shape))
     # f_i = Y_i a_gf_i + v_i x* h_i   (v_i x* h_i as pass 1 computed it)
     data.f.vector[j] = matvec(expand(T.inertia_matrix[j], len(shape)), A[j]) + vxh
-    for level in T.levels:
-        call.done(S.ABA_FORWARD2, level.forward_ids)
+    call.done(S.ABA_FORWARD2, T.tree.order_ids)
 
 
 def _aba_final_step(call, level, kin, data):

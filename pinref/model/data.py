@@ -7,6 +7,7 @@ docs/quirks.md: ABA reads ``oMi`` without writing it, RNEA never writes ``f[0]``
 """
 
 import copy
+import math
 import warnings
 
 import numpy as np
@@ -200,13 +201,13 @@ class Data:
         propagate), so one ``sum`` per array decides in the common case; an overflow of the sum
         itself falls back to the entry-wise check.
         """
+        written = self.written
         for cache in caches:
-            self.written.pop(cache, None)       # (the order of the last writes: computeMinverse)
-            self.written[cache] = call
-        arrays = [c for c in caches if isinstance(getattr(self, c), (np.ndarray, Stack))] or \
-            caches[-1:]
-        if _sum_is_finite([getattr(self, c) for c in arrays]) or \
-                all(_all_finite(getattr(self, c)) for c in arrays):
+            written.pop(cache, None)            # (the order of the last writes: computeMinverse)
+            written[cache] = call
+        values = [getattr(self, c) for c in caches]
+        arrays = [x for x in values if isinstance(x, (np.ndarray, Stack))] or values[-1:]
+        if _sum_is_finite(arrays) or all(map(_all_finite, arrays)):
             return
         for cache in caches:
             where = _first_non_finite(getattr(self, cache))
@@ -240,7 +241,7 @@ def _sum_is_finite(values):
             total += np.add.reduce(value, None)
         else:
             return False
-    return bool(np.isfinite(total))
+    return math.isfinite(total)
 
 
 def _all_finite(value):

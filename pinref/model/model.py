@@ -5,6 +5,8 @@ parent always has a lower index than its children; the algorithms rely on that.
 """
 
 import copy
+import operator
+import weakref
 
 import numpy as np
 
@@ -17,6 +19,7 @@ from .containers import StdMap_String_VectorXd
 from .frame import ALL_FRAME_TYPES, Frame, FrameType
 
 _DOUBLE_MAX = np.finfo(float).max
+_FLOAT = np.dtype(float)                 # (real_array returns such an array as it is)
 
 
 class _Universe(JointModel):
@@ -355,7 +358,7 @@ class Model:
         of another structure is refused (``DataModelMismatchError``), as Pinocchio refuses it.
         Placements, inertias, limits and frames may change after ``createData``."""
         return (self.nq, self.nv, self.njoints, tuple(self.parents),
-                tuple(type(j) for j in self.joints))
+                tuple(map(type, self.joints)))
 
     def createData(self):
         """``Data(self)``."""
@@ -391,7 +394,7 @@ class Model:
         vectors take both); any other ``(..., size)`` is a batch (docs/algorithms.md, "Column
         vectors and batches": with ``size == 1``, ``(1, 1)`` is that column vector).
         """
-        a = real_array(x, name)
+        a = x if type(x) is np.ndarray and x.dtype is _FLOAT else real_array(x, name)
         if a.shape == (size, 1):
             a = a[:, 0]
         if a.ndim == 0:
@@ -406,7 +409,7 @@ class Model:
         and points to ``pinref.normalize``.
         """
         q = self.check_vector(q, name, self.nq)
-        for jmodel, unit in ((j, u) for j in self.joints[1:] for u in j.lie_group.units):
+        for jmodel, unit in _unit_parts(self):
             seg = q[..., jmodel.idx_q + unit.start:jmodel.idx_q + unit.stop]
             norm = np.sqrt((seg * seg).sum(-1))
             if (abs(norm - 1.0) > UNIT_NORM_TOLERANCE).any():
@@ -415,6 +418,27 @@ class Model:
                     f"{name}: joint {self.names[jmodel.id]!r} ({jmodel.shortname()})", kind, norm,
                     UNIT_NORM_TOLERANCE, "call pinref.normalize(model, q) first")
         return q
+
+
+_UNIT_PARTS = {}   # id(model) -> (weak reference to it, its joints, own lie groups, parts)
+
+
+def _unit_parts(model):
+    """``(jmodel, unit)`` for every part of q that must have unit norm (``LieGroup.units`` of
+    each joint), kept beside the model (not in it) while ``model.joints`` holds the same joint
+    objects and those with a lie group of their own (a composite's, replaced when a part is
+    added) the same one."""
+    joints, entry = model.joints, _UNIT_PARTS.get(id(model))
+    if (entry is not None and entry[0]() is model and len(entry[1]) == len(joints)
+            and all(map(operator.is_, joints, entry[1]))
+            and all(vars(j).get("lie_group") is g for j, g in entry[2])):
+        return entry[3]
+    parts = [(j, u) for j in joints[1:] for u in j.lie_group.units]
+    own = [(j, vars(j)["lie_group"]) for j in joints if "lie_group" in vars(j)]
+    key = id(model)
+    _UNIT_PARTS[key] = (weakref.ref(model, lambda _: _UNIT_PARTS.pop(key, None)), list(joints),
+                        own, parts)
+    return parts
 
 
 def same_fields(a, b):
