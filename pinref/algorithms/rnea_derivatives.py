@@ -74,7 +74,7 @@ import numpy as np
 
 from ..errors import ModelError
 from ..spatial import Inertia
-from ..spatial._kernels import ANGULAR, EPS, LINEAR, alpha_skew_square
+from ..spatial._kernels import ANGULAR, EPS, LINEAR, alpha_skew_square, skew_product
 from ._args import external_forces, state
 from ._levels import (
     Walk,
@@ -92,8 +92,6 @@ from ._levels import (
 
 # --- spatial operations this module needs (private: not in spatial/ yet) ------------------------
 
-# Row k is [e_k]x flattened: ``p @ _SKEW_BASIS`` builds [p]x for a batch in one product (exact).
-_SKEW_BASIS = np.stack([np.cross(e, np.eye(3)).T.reshape(9) for e in np.eye(3)])
 
 
 def _action_matrices(R, p):
@@ -103,7 +101,7 @@ def _action_matrices(R, p):
         X  = [[R, [p]x R], [0, R]]      X @ m.vector == M.act(m).vector
         X* = [[R, 0], [[p]x R, R]]      X* @ f.vector == M.act(f).vector ;  X*^T = M.actionInverse
     """
-    pxR = (p @ _SKEW_BASIS).reshape(p.shape[:-1] + (3, 3)) @ R
+    pxR = skew_product(p) @ R
     out = np.zeros(np.broadcast_shapes(R.shape[:-2], pxR.shape[:-2]) + (2, 6, 6))
     out[..., :, LINEAR, LINEAR] = out[..., :, ANGULAR, ANGULAR] = R[..., None, :, :]
     out[..., 0, LINEAR, ANGULAR] = out[..., 1, ANGULAR, LINEAR] = pxR
@@ -209,7 +207,7 @@ def _check_linear_gravity(model, algorithm):
 
 def _gravity_cross(model):
     """``[gravity_lin]x`` (3x3): ``_gravity_cross(model) @ w == gravity_lin x w``."""
-    return (model.gravity.linear @ _SKEW_BASIS).reshape(3, 3)
+    return skew_product(model.gravity.linear)
 
 
 # --- the columns of every joint, once per model -------------------------------------------------
