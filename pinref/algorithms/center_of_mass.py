@@ -55,7 +55,7 @@ from ..spatial._kernels import ANGULAR, LINEAR, cross, matvec
 from ._args import NO_DATA, KinematicLevel, check_data
 from ._levels import expand
 from .frames import require_acceleration
-from .jacobian import world_columns
+from .jacobian import columns_first, world_columns
 from .kinematics import forwardKinematics
 
 _FIX_LIMI = "forwardKinematics(model, data, q) (or pass q: centerOfMass(model, data, q))"
@@ -144,7 +144,8 @@ def _com_forward_step(T, data, bodies, level, shape):
     # mass_i = m_i ; mass_parent += mass_i   (the subtree masses, constants of the Tree)
     out.mass = K.mass.copy()
     # com_i = m_i c_i ; com_0 = 0
-    out.com = np.broadcast_to(expand(K.mc, nb), (len(m),) + shape + (3,)).copy()
+    out.com = np.empty((len(m),) + shape + (3,))
+    out.com[...] = expand(K.mc, nb)
     out.com[0] = 0.0
     # mass_i p   (p = liMi.translation, every joint)
     out.mp = expand(K.mass, nb)[..., None] * data.liMi.rows("translation", slice(None), shape)
@@ -279,7 +280,7 @@ def _jacobian_com_columns(T, data, sums, shape):
     J_cols, rows = world_columns(T, data, data.J, shape)
     mass = sums.mass[rows].reshape((-1,) + (1,) * (len(shape) + 1))
     # Jcom[:, k] += mass_i J_k.linear - com_i x J_k.angular
-    JcomT = np.moveaxis(data.Jcom, -1, 0)
+    JcomT = columns_first(data.Jcom)
     JcomT += mass * J_cols[..., LINEAR] - cross(sums.com[rows], J_cols[..., ANGULAR])
 
 

@@ -24,13 +24,15 @@ def world_placements(level, data):
     """``oMi = oMi[parent] * liMi`` (``liMi`` if parent == 0) for the joints of one level: the
     statement shared by the forward steps of kinematics.hxx, jacobian.hxx and frames.hxx."""
     i, p = level.rows, level.parent_rows
-    # oMi = oMi[parent] * liMi   (liMi if parent == 0)
-    R, t = data.liMi.rotation[i], data.liMi.translation[i]
+    oMi, liMi = data.oMi, data.liMi
     if level.has_parent:
-        Rp, tp = data.oMi.rotation[p], data.oMi.translation[p]
-        data.oMi.rotation[i], data.oMi.translation[i] = Rp @ R, tp + matvec(Rp, t)
+        Rp = oMi.rotation[p]
+        # oMi = oMi[parent] * liMi
+        oMi.rotation[i] = Rp @ liMi.rotation[i]
+        oMi.translation[i] = oMi.translation[p] + matvec(Rp, liMi.translation[i])
     else:
-        data.oMi.rotation[i], data.oMi.translation[i] = R, t
+        # oMi = liMi   (parent == 0)
+        oMi.rotation[i], oMi.translation[i] = liMi.rotation[i], liMi.translation[i]
 
 
 def _forward_kinematic_step(level, kin, data, aT, shape):
