@@ -14,7 +14,6 @@ of the level before it, which is what the per-joint loop computes (rnea.py's mod
 has the details). ``liMi^-1 m`` is the 6x6 product ``X m`` with ``X = liMi.actionInverse``.
 """
 
-from ..spatial import Motion
 from ._args import state
 from ._levels import (Walk, crm, full, joint_calc, matvec, subspace_times, subspaces,
                       tangent_rows, widen)
@@ -77,9 +76,11 @@ def forwardKinematics(model, data, q, v=None, a=None):
     q, v, a = full(shape, q, arrays.get("v"), arrays.get("a"))
     widen(data, shape, "liMi", "oMi", *arrays)
     if v is not None:
-        data.v[0] = Motion.Zero()
+        # v[0] = 0
+        data.v.vector[0] = 0.0
     if a is not None:
-        data.a[0] = Motion.Zero()
+        # a[0] = 0
+        data.a.vector[0] = 0.0
     T = Walk(model, q, v)
     aT = None if a is None else tangent_rows(a)
     # jcalc(q[, v]) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J   (every joint;
