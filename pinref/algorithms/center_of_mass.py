@@ -123,9 +123,10 @@ def body_constants(model, T):
 class _Sums:
     """The CoM caches as stacked arrays, rows of the caches: ``mass (n,)`` (the subtree masses),
     ``com``, ``vcom``, ``acom`` ``(n, *shape, 3)`` (None above the kinematic level computed),
-    and ``mp (n, *shape, 3)``: ``mass_i p_i`` of every joint (liMi = (R, p))."""
+    ``mp (n, *shape, 3)``: ``mass_i p_i`` of every joint, and ``R``: liMi's rotations aligned
+    with the batch (liMi = (R, p))."""
 
-    __slots__ = ("mass", "com", "vcom", "acom", "mp")
+    __slots__ = ("mass", "com", "vcom", "acom", "mp", "R")
 
 
 def _com_forward_step(T, data, bodies, level, shape):
@@ -149,6 +150,7 @@ def _com_forward_step(T, data, bodies, level, shape):
     out.com[0] = 0.0
     # mass_i p   (p = liMi.translation, every joint)
     out.mp = expand(K.mass, nb)[..., None] * data.liMi.rows("translation", slice(None), shape)
+    out.R = data.liMi.rows("rotation", slice(None), shape)
     if level >= KinematicLevel.VELOCITY:
         v = data.v.rows("vector", slice(None), shape)
         # vcom_i = m_i (w_i x c_i + v_i) ; vcom_0 = 0
@@ -169,7 +171,7 @@ def _com_backward_step(lvl, data, sums, shape):
     masses are the Tree's (``_com_forward_step``); the division ``com_i /= mass_i`` runs for
     every joint after the loop (``_divide``)."""
     i = lvl.rows
-    R = data.liMi.rows("rotation", i, shape)
+    R = sums.R[i]
     # R com_i + mass_i p ; R vcom_i ; R acom_i
     add_com = matvec(R, sums.com[i]) + sums.mp[i]
     add_vcom = None if sums.vcom is None else matvec(R, sums.vcom[i])
