@@ -134,8 +134,8 @@ def _com_forward_step(T, data, bodies, level, shape):
     i's own m c and m (velocity, acceleration of c); row 0 (the universe) set to zero as the
     driver does before its loop. The masses ``mass_i = m_i`` and their backward sums
     ``mass_parent += mass_i`` read only model constants: they are the Tree's subtree masses
-    (``_Bodies.mass``), and so is the factor of ``mass_i p`` (computed here for every joint,
-    it reads no parent)."""
+    (``_Bodies.mass``). The backward step's term ``mass_i p`` reads no parent either: it is
+    formed here for every joint."""
     m, c = bodies
     nb = len(shape)
     K = body_table(T)
