@@ -268,13 +268,13 @@ def support_placements(model, data, q, S, shape):
     *shape, 3, 3)``, ``p (K, *shape, 3)``."""
     if not S.ids:
         return np.empty((0,) + shape + (3, 3)), np.empty((0,) + shape + (3,))
-    for j in S.ids:
-        # jcalc(q) -> M_J, S_j
-        model.joints[j].calc(data.joints[j], q)
     K, nb = len(S.ids), len(shape)
     MR, Mp = np.empty((K,) + shape + (3, 3)), np.empty((K,) + shape + (3,))
     for k, j in enumerate(S.ids):
-        M = data.joints[j].M
+        jdata = data.joints[j]
+        # jcalc(q) -> M_J, S_j
+        model.joints[j].calc(jdata, q)
+        M = jdata.M
         MR[k], Mp[k] = M.rotation, M.translation
     PR = expand(S.PR, nb)
     # liMi = jointPlacements[j] * M_J
