@@ -74,7 +74,7 @@ class _Bodies:
     subtree masses ``mass (n,)`` (``mass[0]`` the total) and the same as a list in joint order
     (``mass_list``, ``data.mass``'s face); ``pos``, ``Tree.pos`` as an index array. Read-only."""
 
-    __slots__ = ("m", "c", "mc", "mass", "mass_list", "pos")
+    __slots__ = ("c", "m", "mass", "mass_list", "mc", "pos")
 
     def __init__(self, T):
         inertias = [T.inertias[i] for i in T.order]

@@ -240,7 +240,7 @@ class Support:
         self.Pp = T.placement_translation[self.rows]
         self.cols = support_columns(model, i)
         self.owner = np.repeat(np.arange(len(self.ids)), [model.nvs[j] for j in self.ids])
-        column_rows, S_const = _column_constants(T)
+        S_const = _column_constants(T)[1]
         self.S = S_const[self.cols]
         batched = {j for g in T.kinds if g.batched for j in g.ids}
         self.data_S, first = [], 0
