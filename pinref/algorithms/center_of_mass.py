@@ -39,8 +39,13 @@ index, of every parent), Pinocchio's order of the additions; ``x += y`` is writt
 ``x[parents] = x[parents] + y``. A subtree's sums are complete once its level is reached, and
 nothing changes them after it has been added into its parent, so the statements that only read
 joint i's sums (the divisions, J's and Jcom's columns) run for every joint after the loop.
-``data.mass``, ``com``, ``vcom``, ``acom`` are then written joint by joint (pin's lists).
+The masses (``mass_i = m_i`` and ``mass_parent += mass_i``) read only model constants: they
+are summed once per model, in the same order, and kept beside the Tree (``body_table``), so a
+pass reads the subtree masses instead of summing them again. ``data.mass``, ``com``, ``vcom``,
+``acom`` are then written joint by joint (pin's lists).
 """
+
+import weakref
 
 import numpy as np
 
@@ -50,7 +55,7 @@ from ..spatial._kernels import ANGULAR, LINEAR, cross, matvec
 from ._args import NO_DATA, KinematicLevel, check_data
 from ._levels import expand
 from .frames import require_acceleration
-from .jacobian import world_columns
+from .jacobian import columns_first, world_columns
 from .kinematics import forwardKinematics
 
 _FIX_LIMI = "forwardKinematics(model, data, q) (or pass q: centerOfMass(model, data, q))"
@@ -63,64 +68,115 @@ def _check_level(level):
     return KinematicLevel(int(level))
 
 
+class _Bodies:
+    """The model's body constants in row order (``pinref/model/tree.py``), built once per Tree:
+    every body's mass ``m (n,)``, centre of mass ``c (n, 3)`` (frame i) and ``m c (n, 3)``; the
+    subtree masses ``mass (n,)`` (``mass[0]`` the total) and the same as a list in joint order
+    (``mass_list``, ``data.mass``'s face); ``pos``, ``Tree.pos`` as an index array. Read-only."""
+
+    __slots__ = ("c", "m", "mass", "mass_list", "mc", "pos")
+
+    def __init__(self, T):
+        inertias = [T.inertias[i] for i in T.order]
+        self.m = np.array([float(Y.mass) for Y in inertias])
+        self.c = np.array([Y.lever for Y in inertias], dtype=float)
+        self.mc = self.m[:, None] * self.c
+        self.mass = _subtree_masses(T, self.m)
+        self.pos = np.array(T.pos, dtype=np.intp)
+        self.mass_list = self.mass[self.pos].tolist()
+        for x in (self.m, self.c, self.mc, self.mass, self.pos):
+            x.flags.writeable = False
+
+
+def _subtree_masses(T, m):
+    """The backward steps' ``mass_parent += mass_i`` over the whole tree, from ``mass_i = m_i``
+    and ``mass_0 = 0``: children in decreasing index, one round at a time, as Pinocchio adds
+    them. It reads only model constants, so it runs once per Tree (``_Bodies``)."""
+    # mass_i = m_i ; mass_0 = 0
+    mass = m.copy()
+    mass[0] = 0.0
+    for lvl in reversed(T.levels):
+        for children, parents, _ in lvl.rounds:
+            # mass_parent += mass_i
+            mass[parents] = mass[parents] + mass[lvl.rows][children]
+    return mass
+
+
+_BODIES = weakref.WeakKeyDictionary()   # Tree -> _Bodies
+
+
+def body_table(T):
+    """The :class:`_Bodies` of the Tree ``T`` (built on first use)."""
+    found = _BODIES.get(T)
+    if found is None:
+        found = _BODIES[T] = _Bodies(T)
+    return found
+
+
 def body_constants(model, T):
-    """Every body's mass ``(n,)`` and centre of mass c ``(n, 3)`` (frame i), rows of the caches."""
-    inertias = [model.inertias[i] for i in T.order]
-    return (np.array([float(Y.mass) for Y in inertias]),
-            np.array([Y.lever for Y in inertias], dtype=float))
+    """Every body's mass ``(n,)`` and centre of mass c ``(n, 3)`` (frame i), rows of the caches
+    (read-only arrays, built once per Tree)."""
+    found = body_table(T)
+    return found.m, found.c
 
 
 class _Sums:
-    """The CoM caches as stacked arrays, rows of the caches: ``mass (n,)``, ``com``, ``vcom``,
-    ``acom`` ``(n, *shape, 3)`` (None above the kinematic level computed)."""
+    """The CoM caches as stacked arrays, rows of the caches: ``mass (n,)`` (the subtree masses),
+    ``com``, ``vcom``, ``acom`` ``(n, *shape, 3)`` (None above the kinematic level computed),
+    ``mp (n, *shape, 3)``: ``mass_i p_i`` of every joint, and ``R``: liMi's rotations aligned
+    with the batch (liMi = (R, p))."""
 
-    __slots__ = ("mass", "com", "vcom", "acom")
+    __slots__ = ("mass", "com", "vcom", "acom", "mp", "R")
 
 
 def _com_forward_step(T, data, bodies, level, shape):
     """The forward step of ``centerOfMass`` for every joint at once (it reads no parent): body
-    i's own mass, m c and m (velocity, acceleration of c); row 0 (the universe) set to zero as
-    the driver does before its loop."""
+    i's own m c and m (velocity, acceleration of c); row 0 (the universe) set to zero as the
+    driver does before its loop. The masses ``mass_i = m_i`` and their backward sums
+    ``mass_parent += mass_i`` read only model constants: they are the Tree's subtree masses
+    (``_Bodies.mass``). The backward step's term ``mass_i p`` reads no parent either: it is
+    formed here for every joint."""
     m, c = bodies
     nb = len(shape)
+    K = body_table(T)
     mi, ci = expand(m, nb)[..., None], expand(c, nb)
     out = _Sums()
     out.vcom = out.acom = None
-    # mass_i = m_i
-    out.mass = m.copy()
-    # com_i = m_i c_i
-    out.com = np.broadcast_to(mi * ci, (len(m),) + shape + (3,)).copy()
+    # mass_i = m_i ; mass_parent += mass_i   (the subtree masses, constants of the Tree)
+    out.mass = K.mass.copy()
+    # com_i = m_i c_i ; com_0 = 0
+    out.com = np.empty((len(m),) + shape + (3,))
+    out.com[...] = expand(K.mc, nb)
+    out.com[0] = 0.0
+    # mass_i p   (p = liMi.translation, every joint)
+    out.mp = expand(K.mass, nb)[..., None] * data.liMi.rows("translation", slice(None), shape)
+    out.R = data.liMi.rows("rotation", slice(None), shape)
     if level >= KinematicLevel.VELOCITY:
         v = data.v.rows("vector", slice(None), shape)
-        # vcom_i = m_i (w_i x c_i + v_i)
+        # vcom_i = m_i (w_i x c_i + v_i) ; vcom_0 = 0
         out.vcom = mi * (cross(v[..., ANGULAR], ci) + v[..., LINEAR])
+        out.vcom[0] = 0.0
     if level >= KinematicLevel.ACCELERATION:
         a = data.a.rows("vector", slice(None), shape)
-        # acom_i = m_i (dw_i x c_i + dv_i) + w_i x vcom_i
+        # acom_i = m_i (dw_i x c_i + dv_i) + w_i x vcom_i ; acom_0 = 0
         out.acom = mi * (cross(a[..., ANGULAR], ci) + a[..., LINEAR]) + cross(v[..., ANGULAR],
                                                                               out.vcom)
-    # mass_0 = 0 ; com_0 = 0 ; vcom_0 = 0 ; acom_0 = 0
-    out.mass[0] = 0.0
-    for x in (out.com, out.vcom, out.acom):
-        if x is not None:
-            x[0] = 0.0
+        out.acom[0] = 0.0
     return out
 
 
 def _com_backward_step(lvl, data, sums, shape):
     """The backward step of ``centerOfMass`` for the joints of one level: fold each subtree into
-    its parent through liMi, children in decreasing index (one round at a time). The division
-    ``com_i /= mass_i`` runs for every joint after the loop (``_divide``)."""
+    its parent through liMi, children in decreasing index (one round at a time). The subtree
+    masses are the Tree's (``_com_forward_step``); the division ``com_i /= mass_i`` runs for
+    every joint after the loop (``_divide``)."""
     i = lvl.rows
-    R, p = data.liMi.rows("rotation", i, shape), data.liMi.rows("translation", i, shape)
-    mass = sums.mass
+    R = sums.R[i]
     # R com_i + mass_i p ; R vcom_i ; R acom_i
-    add_com = matvec(R, sums.com[i]) + expand(mass[i], len(shape))[..., None] * p
+    add_com = matvec(R, sums.com[i]) + sums.mp[i]
     add_vcom = None if sums.vcom is None else matvec(R, sums.vcom[i])
     add_acom = None if sums.acom is None else matvec(R, sums.acom[i])
     for children, parents, _ in lvl.rounds:
-        # mass_parent += mass_i
-        mass[parents] = mass[parents] + mass[i][children]
         # com_parent += R com_i + mass_i p
         sums.com[parents] = sums.com[parents] + add_com[children]
         if add_vcom is not None:
@@ -141,8 +197,11 @@ def _divide(x, mass, subtrees, shape):
 
 
 def _write_back(data, T, name, x):
-    """``data.<name>[i]`` = row ``pos[i]`` of ``x`` (the per-joint list keeps pin's face)."""
-    getattr(data, name)[:] = list(x[T.pos])
+    """``data.<name>[i]`` = row ``pos[i]`` of ``x`` (the per-joint list keeps pin's face). The
+    items are the rows of one array gathered here (float, shape (..., 3), owned by no one
+    else), so they go into the StdVec_Vector3 as they are, without its per-item check and
+    copy."""
+    list.__setitem__(getattr(data, name), slice(None), list(x[body_table(T).pos]))
 
 
 def _center_of_mass(model, data, level, compute_subtree_coms):
@@ -166,7 +225,7 @@ def _center_of_mass(model, data, level, compute_subtree_coms):
     for name, x in fields:
         _divide(x, sums.mass, compute_subtree_coms, shape)
         _write_back(data, T, name, x)
-    data.mass[:] = sums.mass[T.pos].tolist()
+    data.mass[:] = body_table(T).mass_list
     data.mark("centerOfMass", "com", "mass", *("vcom", "acom")[:level])
     return data.com[0].copy()
 
@@ -205,15 +264,14 @@ def centerOfMass(model, data, *args, compute_subtree_coms=True):
 
 def _jacobian_com_backward_step(lvl, sums):
     """Mirrors JacobianCenterOfMassBackwardStep::algo for the joints of one level: folds each
-    subtree into its parent, children in decreasing index (one round at a time). Its other
+    subtree into its parent, children in decreasing index (one round at a time). Its mass sum
+    reads only model constants (the Tree's subtree masses, ``_Bodies.mass``); its other
     statements read no parent and run for every joint after the loop
     (``_jacobian_com_columns``, ``_divide``)."""
     i = lvl.rows
     for children, parents, _ in lvl.rounds:
-        # com_parent += com_i
+        # com_parent += com_i   (mass_parent += mass_i: the Tree's subtree masses)
         sums.com[parents] = sums.com[parents] + sums.com[i][children]
-        # mass_parent += mass_i
-        sums.mass[parents] = sums.mass[parents] + sums.mass[i][children]
 
 
 def _jacobian_com_columns(T, data, sums, shape):
@@ -224,7 +282,7 @@ def _jacobian_com_columns(T, data, sums, shape):
     J_cols, rows = world_columns(T, data, data.J, shape)
     mass = sums.mass[rows].reshape((-1,) + (1,) * (len(shape) + 1))
     # Jcom[:, k] += mass_i J_k.linear - com_i x J_k.angular
-    JcomT = np.moveaxis(data.Jcom, -1, 0)
+    JcomT = columns_first(data.Jcom)
     JcomT += mass * J_cols[..., LINEAR] - cross(sums.com[rows], J_cols[..., ANGULAR])
 
 
@@ -246,14 +304,14 @@ def jacobianCenterOfMass(model, data, q=None, compute_subtree_coms=True):
                  "forwardKinematics(model, data, q), or pass q")
     shape = data.oMi.batch
     T = tree(model)
-    m, c = body_constants(model, T)
+    K = body_table(T)
     nb = len(shape)
     sums = _Sums()
-    # mass_i = m_i ; com_i = m_i oMi c_i   (every joint) ; com_0 = 0 ; mass_0 = 0
-    sums.mass = m.copy()
+    # mass_i = m_i ; mass_parent += mass_i   (the subtree masses, constants of the Tree)
+    sums.mass = K.mass
+    # com_i = m_i oMi c_i   (every joint) ; com_0 = 0
     R, t = data.oMi.rotation, data.oMi.translation
-    sums.com = expand(m, nb)[..., None] * (matvec(R, expand(c, nb)) + t)
-    sums.mass[0] = 0.0
+    sums.com = expand(K.m, nb)[..., None] * (matvec(R, expand(K.c, nb)) + t)
     sums.com[0] = 0.0
     data.J = np.zeros(shape + (6, model.nv))
     data.Jcom = np.zeros(shape + (3, model.nv))
@@ -264,7 +322,7 @@ def jacobianCenterOfMass(model, data, q=None, compute_subtree_coms=True):
     # com_i /= mass_i (i >= 1, compute_subtree_coms) ; com_0 /= mass_0 ; Jcom /= mass_0
     _divide(sums.com, sums.mass, compute_subtree_coms, shape)
     _write_back(data, T, "com", sums.com)
-    data.mass[:] = sums.mass[T.pos].tolist()
+    data.mass[:] = K.mass_list
     data.Jcom = data.Jcom / sums.mass[0]
     data.mark("jacobianCenterOfMass", "com", "mass", "J", "Jcom")
     return data.Jcom.copy()
@@ -282,17 +340,12 @@ def computeTotalMass(model, data=None):
 
 
 def computeSubtreeMasses(model, data):
-    """``data.mass[i]`` = mass of the subtree rooted at joint i; ``mass[0]`` the total."""
+    """``data.mass[i]`` = mass of the subtree rooted at joint i; ``mass[0]`` the total.
+
+    ``mass_i = m_i ; mass_0 = 0 ; mass_parent += mass_i`` (children in decreasing index): the
+    Tree's subtree masses, computed once per model (``_subtree_masses``)."""
     check_data(model, data)
-    T = tree(model)
-    # mass_i = m_i (every joint) ; mass_0 = 0
-    mass = body_constants(model, T)[0]
-    mass[0] = 0.0
-    for lvl in reversed(T.levels):
-        for children, parents, _ in lvl.rounds:
-            # mass_parent += mass_i   (children in decreasing index, one round at a time)
-            mass[parents] = mass[parents] + mass[lvl.rows][children]
-    data.mass[:] = mass[T.pos].tolist()
+    data.mass[:] = body_table(tree(model)).mass_list
     data.mark("computeSubtreeMasses", "mass")
 
 

@@ -48,7 +48,7 @@ def _kinetic_energy_forward_step(model, T, data):
     V = data.v.vector[1:]
     # T += v_i^T Y_i v_i   (i >= 1: rows 1 .. n-1)
     T_sum = np.sum(np.vecdot(V, matvec(expand(T.inertia_matrix[1:], nb), V)), axis=0)
-    for group in T.kinds:
+    for group in T.kinds if model.armature.any() else ():
         armature = model.armature[group.v_index]
         if armature.any():
             joint_v = np.stack(np.broadcast_arrays(*(np.asarray(data.joints[i].joint_v,

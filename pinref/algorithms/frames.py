@@ -50,8 +50,9 @@ from ..model.tree import tree
 from ._args import ReferenceFrame, check_data, state
 from .jacobian import (check_joint_id, check_reference_frame,
                        computeJointJacobiansTimeVariation, jacobian_time_variation,
-                       local_jacobian, support_columns_of, support_placements,
-                       support_world_placements, translate_joint_jacobian)
+                       local_jacobian, support_columns_of, support_of,
+                       support_placements, support_world_placements,
+                       translate_joint_jacobian)
 from .kinematics import forwardKinematics
 
 _FIX_OMI = "forwardKinematics(model, data, q) (or framesForwardKinematics)"
@@ -133,17 +134,17 @@ def updateFramePlacements(model, data):
     check_data(model, data)
     check_data_frames(model, data, "updateFramePlacements")
     data.require("updateFramePlacements", "oMi", _FIX_OMI)
-    frames = model.frames[1:]
+    frames = list(model.frames)[1:]
     if frames:
         pos = tree(model).pos
-        rows = [pos[frame.parentJoint] for frame in frames]
+        rows = np.array([pos[frame.parentJoint] for frame in frames], dtype=np.intp)
         shape = np.broadcast_shapes(data.oMi.batch, data.oMf.batch)
         data.oMf.widen(shape)
         R, t = data.oMi.rows("rotation", rows, shape), data.oMi.rows("translation", rows, shape)
         # [PR | Pt] of each frame: R [PR | Pt] is one (B*3, 3) x (3, 4) product per frame
-        P = np.concatenate((np.array([frame.placement.rotation for frame in frames]),
-                            np.array([frame.placement.translation for frame in frames])[..., None]),
-                           axis=-1)
+        placements = [frame.placement for frame in frames]
+        P = np.concatenate((np.array([x.rotation for x in placements]),
+                            np.array([x.translation for x in placements])[..., None]), axis=-1)
         RP = (R.reshape(len(frames), -1, 3) @ P).reshape(R.shape[:-1] + (4,))
         # oMf = oMi[parentJoint] * placement   (every frame f >= 1 at once: no frame reads another)
         data.oMf.rotation[1:], data.oMf.translation[1:] = RP[..., :3], t + RP[..., 3]
@@ -347,7 +348,7 @@ def computeFrameJacobian(model, data, q, frame_id, reference_frame=ReferenceFram
     q, _, shape = state(model, q, data=data)
     frame = model.frames[f]
     i = frame.parentJoint
-    support = model.supports[i][1:]
+    support = support_of(model, i)
     J = np.zeros(shape + (6, model.nv))
     if rf == ReferenceFrame.LOCAL:
         # iMf[i] = placement: the target frame seen from its joint
@@ -358,17 +359,16 @@ def computeFrameJacobian(model, data, q, frame_id, reference_frame=ReferenceFram
     # jcalc ; liMi ; oMi = oMi[parent] * liMi   (JointJacobianWorldForwardStep or
     # ForwardKinematicZeroStep, root to tip)
     R, p = support_placements(model, data, q, support, shape)
-    oR, op = support_world_placements(model, data, support, R, p, shape)
+    oR, op = support_world_placements(data, support, R, p, shape)
     if rf == ReferenceFrame.WORLD:
         # J[:, cols_j] = oMi S_j
-        support_columns_of(model, data, support, oR, op, J, False, shape)
+        support_columns_of(data, support, oR, op, J, False, shape)
     else:
         # oMf = oMi * placement
         data.oMf[f] = data.oMi[i] * frame.placement
         # J[:, cols_j] = (oMi.rotation, oMi.translation - oMf.translation) S_j
         # (JointJacobianLocalWorldAlignedForwardStep)
-        support_columns_of(model, data, support, oR, op - data.oMf[f].translation, J, False,
-                           shape)
+        support_columns_of(data, support, oR, op - data.oMf[f].translation, J, False, shape)
     return J
 
 

@@ -111,6 +111,12 @@ def matrix(m):
     return mT(m.vector)
 
 
+def columns_first(J):
+    """``J (..., 6, k)`` seen with its column axis first, ``(k, ..., 6)`` (a view: writing row
+    c writes column c)."""
+    return J.transpose((J.ndim - 1, *range(J.ndim - 1)))
+
+
 def per_column(x):
     """An SE3 or Motion of batch shape (...) with one more axis, to meet (..., k) columns."""
     if isinstance(x, SE3):
@@ -208,95 +214,138 @@ def world_columns(T, data, J, shape):
     Rw = RV[..., 1]
     # J[:, cols_i] = oMi S_i = (R v + p x R w ; R w)
     cols = stack6(RV[..., 0] + cross(p, Rw), Rw)
-    np.moveaxis(J, -1, 0)[...] = cols
+    columns_first(J)[...] = cols
     return cols, rows
 
 
-# The single-target Jacobians visit the joints supporting the target (``support``: ids, root
+# The single-target Jacobians visit the joints supporting the target (``Support``: ids, root
 # first). Each support step's first statements (jcalc, liMi) and its last (the joint's columns)
 # read no other joint: they run for every supporting joint at once, before and after the chain
 # of placements that does (oMi root to tip, or iMf tip to root).
 
-def support_placements(model, data, q, support, shape):
-    """jcalc(q) and ``liMi = jointPlacements[j] * M_J`` for the supporting joints: writes their
-    joint data and liMi rows; returns liMi as arrays ``R (K, *shape, 3, 3)``, ``p (K, *shape,
-    3)``."""
-    if not support:
-        return np.empty((0,) + shape + (3, 3)), np.empty((0,) + shape + (3,))
-    for j in support:
-        # jcalc(q) -> M_J, S_j
-        model.joints[j].calc(data.joints[j], q)
+class Support:
+    """The joints supporting joint i (``model.supports[i][1:]``, root first) as the support
+    steps read them, built once per Tree (``support_of``): ``ids`` and ``parents`` (joint ids);
+    ``rows``, their rows of the stacked caches; the joint placements
+    ``PR (K, 3, 3)``, ``Pp (K, 3)``; ``cols``, their tangent columns (``support_columns``),
+    ``owner[c]`` the index in ids of column c's joint, ``S (ncols, 6)`` the columns of S of the
+    joints whose S is a constant of their kind (zeros elsewhere) and ``data_S``: ``(first
+    column, joint id)`` of the others, whose S is read from their data."""
+
+    def __init__(self, model, T, i):
+        self.ids = list(model.supports[i][1:])
+        self.rows = np.array([T.pos[j] for j in self.ids], dtype=np.intp)
+        self.parents = [model.parents[j] for j in self.ids]
+        self.PR = T.placement_rotation[self.rows]
+        self.Pp = T.placement_translation[self.rows]
+        self.cols = support_columns(model, i)
+        self.owner = np.repeat(np.arange(len(self.ids)), [model.nvs[j] for j in self.ids])
+        S_const = _column_constants(T)[1]
+        self.S = S_const[self.cols]
+        batched = {j for g in T.kinds if g.batched for j in g.ids}
+        self.data_S, first = [], 0
+        for j in self.ids:
+            if j not in batched:
+                self.data_S.append((first, j))
+            first += model.nvs[j]
+
+
+_SUPPORTS = weakref.WeakKeyDictionary()   # Tree -> {joint id: Support}
+
+
+def support_of(model, i):
+    """The :class:`Support` of joint ``i`` (built on first use for the model's Tree)."""
     T = tree(model)
-    rows = [T.pos[j] for j in support]
-    MR, Mp = np.empty((len(support),) + shape + (3, 3)), np.empty((len(support),) + shape + (3,))
-    for k, j in enumerate(support):
-        M = data.joints[j].M
+    found = _SUPPORTS.setdefault(T, {})
+    if i not in found:
+        found[i] = Support(model, T, i)
+    return found[i]
+
+
+def support_placements(model, data, q, S, shape):
+    """jcalc(q) and ``liMi = jointPlacements[j] * M_J`` for the supporting joints ``S`` (a
+    :class:`Support`): writes their joint data and liMi rows; returns liMi as arrays ``R (K,
+    *shape, 3, 3)``, ``p (K, *shape, 3)``."""
+    if not S.ids:
+        return np.empty((0,) + shape + (3, 3)), np.empty((0,) + shape + (3,))
+    K, nb = len(S.ids), len(shape)
+    MR, Mp = np.empty((K,) + shape + (3, 3)), np.empty((K,) + shape + (3,))
+    for k, j in enumerate(S.ids):
+        jdata = data.joints[j]
+        # jcalc(q) -> M_J, S_j
+        model.joints[j].calc(jdata, q)
+        M = jdata.M
         MR[k], Mp[k] = M.rotation, M.translation
-    PR = expand(T.placement_rotation[rows], len(shape))
-    Pp = expand(T.placement_translation[rows], len(shape))
+    PR = expand(S.PR, nb)
     # liMi = jointPlacements[j] * M_J
-    R, p = PR @ MR, Pp + matvec(PR, Mp)
+    R, p = PR @ MR, expand(S.Pp, nb) + matvec(PR, Mp)
     widen(data, shape, "liMi")
-    data.liMi.rotation[rows], data.liMi.translation[rows] = R, p
+    data.liMi.rotation[S.rows], data.liMi.translation[S.rows] = R, p
     return R, p
 
 
-def support_world_placements(model, data, support, R, p, shape):
-    """``oMi[j] = oMi[parent] * liMi[j]`` along the support, root first (the parent of each
-    supporting joint is the one before it; ``liMi`` for the first): writes their oMi rows and
-    returns them as arrays."""
+def support_world_placements(data, S, R, p, shape):
+    """``oMi[j] = oMi[parent] * liMi[j]`` along the support ``S``, root first (the parent of
+    each supporting joint is the one before it; ``liMi`` for the first): writes their oMi rows
+    and returns them as arrays."""
     oR, op = R.copy(), p.copy()
-    for k in range(1, len(support)):
+    for k in range(1, len(S.ids)):
         # oMi = oMi[parent] * liMi
         oR[k], op[k] = oR[k - 1] @ R[k], op[k - 1] + matvec(oR[k - 1], p[k])
-    rows = [tree(model).pos[j] for j in support]
     widen(data, shape, "oMi")
-    data.oMi.rotation[rows], data.oMi.translation[rows] = oR, op
+    data.oMi.rotation[S.rows], data.oMi.translation[S.rows] = oR, op
     return oR, op
 
 
-def support_local_placements(model, data, support, R, p, iMf, shape):
+def support_local_placements(data, S, R, p, iMf, shape):
     """``iMf[parent] = liMi[j] * iMf[j]`` from the tip to the root (JointJacobianLocalBackward
     Step's chain; ``iMf``: the target in the last supporting joint): writes ``data.iMf`` and
     returns iMf[j] of every supporting joint as arrays ``(K, *shape, ...)``."""
-    K = len(support)
+    K = len(S.ids)
     fR, fp = np.empty((K,) + shape + (3, 3)), np.empty((K,) + shape + (3,))
     cR, cp = iMf.rotation, iMf.translation
     for k in reversed(range(K)):
         fR[k], fp[k] = cR, cp
         # iMf[parent] = liMi * iMf[j]
         cR, cp = R[k] @ cR, p[k] + matvec(R[k], cp)
-        data.iMf[model.parents[support[k]]] = SE3.unchecked(cR, cp)
+        data.iMf[S.parents[k]] = SE3.unchecked(cR, cp)
     return fR, fp
 
 
-def support_columns_of(model, data, support, R, p, J, inverse, shape):
+def support_subspaces(data, S, shape):
+    """S column by column for the supporting joints ``S``, ``(ncols, *shape, 6)`` (or ``(ncols,
+    6)`` when every one is a constant of its kind)."""
+    if not S.data_S:
+        return expand(S.S, len(shape))
+    Sc = np.empty((len(S.cols),) + shape + (6,))
+    Sc[...] = expand(S.S, len(shape))
+    for first, j in S.data_S:
+        S_j = data.joints[j].S
+        Sc[first:first + S_j.shape[-1]] = (expand(S_j.T, len(shape)) if S_j.ndim == 2 else
+                                           columns_first(S_j))
+    return Sc
+
+
+def support_columns_of(data, S, R, p, J, inverse, shape):
     """``J[:, cols_j] = M_j S_j`` (``inverse``: ``M_j^-1 S_j``) for every supporting joint j,
     with ``M_j = (R[k], p[k])``: the last statement of the support steps."""
-    if not support:
+    if not S.ids:
         return
-    nvs = [model.nvs[j] for j in support]
-    S = np.empty((sum(nvs),) + shape + (6,))
-    col = 0
-    for j, n in zip(support, nvs):
-        S_j = data.joints[j].S
-        for c in range(n):
-            S[col + c] = S_j[..., c]
-        col += n
-    Rc, pc = np.repeat(R, nvs, axis=0), np.repeat(p, nvs, axis=0)
+    Sc = support_subspaces(data, S, shape)
+    Rc, pc = R[S.owner], p[S.owner]
     # J[:, cols_j] = M_j S_j   (M_j^-1 S_j)
-    cols = act_inv_motion(Rc, pc, S) if inverse else act_motion(Rc, pc, S)
-    np.moveaxis(J, -1, 0)[support_columns(model, support[-1])] = cols
+    cols = act_inv_motion(Rc, pc, Sc) if inverse else act_motion(Rc, pc, Sc)
+    columns_first(J)[S.cols] = cols
 
 
-def local_jacobian(model, data, q, support, iMf, J, shape):
-    """JointJacobianLocalBackwardStep over the support, tip to root: J's columns in the target
-    frame placed at ``iMf`` in the last supporting joint (``data.iMf[tip] = iMf`` is written by
-    the caller)."""
-    R, p = support_placements(model, data, q, support, shape)
-    fR, fp = support_local_placements(model, data, support, R, p, iMf, shape)
+def local_jacobian(model, data, q, S, iMf, J, shape):
+    """JointJacobianLocalBackwardStep over the support ``S``, tip to root: J's columns in the
+    target frame placed at ``iMf`` in the last supporting joint (``data.iMf[tip] = iMf`` is
+    written by the caller)."""
+    R, p = support_placements(model, data, q, S, shape)
+    fR, fp = support_local_placements(data, S, R, p, iMf, shape)
     # J[:, cols_j] = iMf[j]^-1 S_j
-    support_columns_of(model, data, support, fR, fp, J, True, shape)
+    support_columns_of(data, S, fR, fp, J, True, shape)
 
 
 def _joint_jacobians_time_variation_forward_step(level, kin, data):
@@ -321,7 +370,7 @@ def _time_variation_columns(T, data, shape):
     widen(data, shape, "ov")
     data.ov.vector[1:] = ov[1:]
     # dJ[:, cols_i] = ov_i x J[:, cols_i]
-    np.moveaxis(data.dJ, -1, 0)[...] = motion_cross_motion(ov[rows], cols)
+    columns_first(data.dJ)[...] = motion_cross_motion(ov[rows], cols)
 
 
 # --- the public functions ----------------------------------------------------------------------
@@ -408,7 +457,7 @@ def computeJointJacobian(model, data, q, joint_id):
     J = np.zeros(shape + (6, model.nv))
     # iMf[i] = identity: the target frame is the joint frame itself
     data.iMf[i] = SE3.Identity()
-    local_jacobian(model, data, q, model.supports[i][1:], data.iMf[i], J, shape)
+    local_jacobian(model, data, q, support_of(model, i), data.iMf[i], J, shape)
     return J
 
 

@@ -14,7 +14,6 @@ of the level before it, which is what the per-joint loop computes (rnea.py's mod
 has the details). ``liMi^-1 m`` is the 6x6 product ``X m`` with ``X = liMi.actionInverse``.
 """
 
-from ..spatial import Motion
 from ._args import state
 from ._levels import (Walk, crm, full, joint_calc, matvec, subspace_times, subspaces,
                       tangent_rows, widen)
@@ -24,13 +23,15 @@ def world_placements(level, data):
     """``oMi = oMi[parent] * liMi`` (``liMi`` if parent == 0) for the joints of one level: the
     statement shared by the forward steps of kinematics.hxx, jacobian.hxx and frames.hxx."""
     i, p = level.rows, level.parent_rows
-    # oMi = oMi[parent] * liMi   (liMi if parent == 0)
-    R, t = data.liMi.rotation[i], data.liMi.translation[i]
+    oMi, liMi = data.oMi, data.liMi
     if level.has_parent:
-        Rp, tp = data.oMi.rotation[p], data.oMi.translation[p]
-        data.oMi.rotation[i], data.oMi.translation[i] = Rp @ R, tp + matvec(Rp, t)
+        Rp = oMi.rotation[p]
+        # oMi = oMi[parent] * liMi
+        oMi.rotation[i] = Rp @ liMi.rotation[i]
+        oMi.translation[i] = oMi.translation[p] + matvec(Rp, liMi.translation[i])
     else:
-        data.oMi.rotation[i], data.oMi.translation[i] = R, t
+        # oMi = liMi   (parent == 0)
+        oMi.rotation[i], oMi.translation[i] = liMi.rotation[i], liMi.translation[i]
 
 
 def _forward_kinematic_step(level, kin, data, aT, shape):
@@ -75,9 +76,11 @@ def forwardKinematics(model, data, q, v=None, a=None):
     q, v, a = full(shape, q, arrays.get("v"), arrays.get("a"))
     widen(data, shape, "liMi", "oMi", *arrays)
     if v is not None:
-        data.v[0] = Motion.Zero()
+        # v[0] = 0
+        data.v.vector[0] = 0.0
     if a is not None:
-        data.a[0] = Motion.Zero()
+        # a[0] = 0
+        data.a.vector[0] = 0.0
     T = Walk(model, q, v)
     aT = None if a is None else tangent_rows(a)
     # jcalc(q[, v]) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J   (every joint;
