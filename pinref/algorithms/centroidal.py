@@ -156,11 +156,11 @@ def _centroidal_momentum(model, data, variation):
         stacks.append(data.a)
     shape = np.broadcast_shapes(*(s.batch for s in stacks))
     T = tree(model)
-    # mass_i = m_i ; com_i = m_i c_i ; mass_0 = 0 ; com_0 = 0
+    # com_i = m_i c_i ; com_0 = 0 ; mass: the subtree masses (constants of the Tree)
     sums = _com_forward_step(T, data, body_constants(model, T), KinematicLevel.POSITION, shape)
     hf = _momentum_forward_step(T, data, shape, variation)
     for level in reversed(T.levels):
-        # mass_parent += mass_i ; com_parent += R com_i + mass_i p
+        # com_parent += R com_i + mass_i p
         _com_backward_step(level, data, sums, shape)
         _momentum_backward_step(level, data, hf, shape)
     mass0 = sums.mass[0]
