@@ -6,7 +6,7 @@ import operator
 import numpy as np
 
 from ..errors import (ArgumentTypeError, DataModelMismatchError, ModelError, NonFiniteError,
-                      ShapeError, UnsupportedError)
+                      NotPositiveDefiniteError, ShapeError, UnsupportedError)
 from ..joints.liegroup import ArgumentPosition  # noqa: F401  (re-exported: ARG0, ARG1)
 from ..model.frame import pin_printed
 from ..model.data import Data
@@ -150,6 +150,13 @@ def _force_vector(f, k):
                          "[linear; angular] as pinref.Force(f), a column as "
                          "pinref.Force(f.reshape(6))")
     return np.broadcast_to(f.vector, f.vector.shape)
+
+
+def named_joint_error(err, model, algorithm):
+    """The NotPositiveDefiniteError ``err`` of a joint's calc_aba, its message led by the
+    algorithm and the joint's name (``raise named_joint_error(err, model, "aba") from None``)."""
+    return NotPositiveDefiniteError(f"{algorithm}: joint {model.names[err.joint_id]!r}: {err}",
+                                    joint_id=err.joint_id)
 
 
 def writable(array, shape):

@@ -50,7 +50,7 @@ import numpy as np
 
 from ..errors import NotPositiveDefiniteError
 from . import steps as S
-from ._args import Convention, convention_of, external_forces, state
+from ._args import Convention, convention_of, external_forces, named_joint_error, state
 from ._levels import (Walk, crf, crm, expand, full, inputs, joint_calc,
                       joint_calc_aba, level_array, matvec, scatter, segments, subspaces,
                       tangent_rows, vecmat, widen)
@@ -132,7 +132,8 @@ def _aba_backward_step(call, level, kin, model, arm, data, uT, shape):
         u_l = uT[axes.v_rows] - pA[axes.entry]
         uT[axes.v_rows] = u_l
         parts, u = None, [u_l[..., None]]
-        # U_i = IA_i S_i ; Dinv_i = (S_i^T U_i + armature_i)^-1 ; UDinv_i ; Ia_i = IA_i - UDinv_i U_i^T
+        # U_i = IA_i S_i ; Dinv_i = (S_i^T U_i + armature_i)^-1 ; UDinv_i ;
+        # Ia_i = IA_i - UDinv_i U_i^T
         D = [_axes_calc_aba(axes, data, model.armature, arm, Ia, level.has_parent)]
     else:
         parts, u = _parts(level, data, shape), []
@@ -141,7 +142,8 @@ def _aba_backward_step(call, level, kin, model, arm, data, uT, shape):
             u_g = segments(uT, v_i, nv, shape) - vecmat(pA[g], S_i)
             scatter(uT, v_i, u_g, shape)
             u.append(u_g)
-        # U_i = IA_i S_i ; Dinv_i = (S_i^T U_i + armature_i)^-1 ; UDinv_i ; Ia_i = IA_i - UDinv_i U_i^T
+        # U_i = IA_i S_i ; Dinv_i = (S_i^T U_i + armature_i)^-1 ; UDinv_i ;
+        # Ia_i = IA_i - UDinv_i U_i^T
         D = joint_calc_aba(level, data, model.armature, Ia, shape)
     if not level.has_parent:
         call.done(S.ABA_BACKWARD, level.backward_ids)
@@ -253,8 +255,7 @@ def aba(model, data, q, v, tau, fext=None, convention=Convention.LOCAL):
             # raised by the backward pass; no half-written result that looks valid: ddq, u NaN
             data.ddq[...] = np.nan
             data.u[...] = np.nan
-            raise NotPositiveDefiniteError(
-                f"aba: joint {model.names[err.joint_id]!r}: {err}", joint_id=err.joint_id) from None
+            raise named_joint_error(err, model, "aba") from None
 
 
 def _aba(call, model, data, q, v, tau, fext):

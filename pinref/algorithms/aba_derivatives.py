@@ -64,7 +64,7 @@ import numpy as np
 
 from ..errors import NotPositiveDefiniteError
 from ..spatial._kernels import ANGULAR, LINEAR
-from ._args import external_forces, state
+from ._args import external_forces, named_joint_error, state
 from ._levels import (
     Walk,
     crf,
@@ -401,9 +401,7 @@ def computeABADerivatives(model, data, q, v, tau, fext=None):
             # oYaba_parent += oYaba_i ;  of_parent += of_i
             subtree_sums_step(level, buf1)
     except NotPositiveDefiniteError as err:
-        raise NotPositiveDefiniteError(
-            f"computeABADerivatives: joint {model.names[err.joint_id]!r}: {err}",
-            joint_id=err.joint_id) from None
+        raise named_joint_error(err, model, "computeABADerivatives") from None
     data.Fcrb.matrix[0] = matrix_face(F)
     for level, L, D in zip(T.levels, C.levels, reversed(Ds)):
         _aba_derivatives_forward_step2(level, L, D, data, J, Mw, uT, ddqT, shape)

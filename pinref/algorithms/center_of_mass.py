@@ -55,7 +55,7 @@ from ..spatial._kernels import ANGULAR, LINEAR, cross, matvec
 from ._args import NO_DATA, KinematicLevel, check_data
 from ._levels import expand
 from .frames import require_acceleration
-from .jacobian import columns_first, world_columns
+from .jacobian import column_rows, world_columns
 from .kinematics import forwardKinematics
 
 _FIX_LIMI = "forwardKinematics(model, data, q) (or pass q: centerOfMass(model, data, q))"
@@ -282,7 +282,7 @@ def _jacobian_com_columns(T, data, sums, shape):
     J_cols, rows = world_columns(T, data, data.J, shape)
     mass = sums.mass[rows].reshape((-1,) + (1,) * (len(shape) + 1))
     # Jcom[:, k] += mass_i J_k.linear - com_i x J_k.angular
-    JcomT = columns_first(data.Jcom)
+    JcomT = column_rows(data.Jcom)
     JcomT += mass * J_cols[..., LINEAR] - cross(sums.com[rows], J_cols[..., ANGULAR])
 
 

@@ -43,32 +43,30 @@ from ._levels import Walk, expand, full, inputs, joint_calc, widen
 
 
 class _AxisJoints:
-    """The frame-axis 1-dof joints of a level (the ``BATCHED`` kinds, S_i = e_k): their rows
-    ``rows``, ``k`` and tangent entries ``v_index``; ``Y_columns``, the :class:`_Copy` of column
-    k of their Ycrb into their columns of Fcrb; ``F_rows_k``, the copy of row k of F_i, for
-    every entry of their block rows of M, into M."""
+    """The frame-axis 1-dof joints of a level (the ``BATCHED`` kinds, S_i = e_k), as the two
+    :class:`_Copy` their S products are: ``Y_columns``, column k of their Ycrb into their
+    columns of Fcrb; ``F_rows_k``, row k of F_i, for every entry of their block rows of M, into
+    M."""
 
     def __init__(self, model, groups, nv_subtree):
         ids = [i for g in groups for i in g.ids]
         nv = model.nv
-        self.rows = np.concatenate([np.arange(g.rows.start, g.rows.stop) for g in groups])
-        self.k = np.concatenate([np.full(len(g.ids), _unit_index(g.template._S_col))
-                                 for g in groups])
-        self.v_index = np.concatenate([g.v_index for g in groups])
+        rows = np.concatenate([np.arange(g.rows.start, g.rows.stop) for g in groups])
+        k = np.concatenate([np.full(len(g.ids), _unit_index(g.template._S_col)) for g in groups])
+        v_index = np.concatenate([g.v_index for g in groups])
         # Y[column] = Y[rows, ..., k]: column k of each joint's 6x6, a view when the rows are
         # consecutive and share one k
-        consecutive = np.array_equal(self.rows, np.arange(self.rows[0], self.rows[0] + len(ids)))
-        if consecutive and len(set(self.k.tolist())) == 1:
-            column = (slice(int(self.rows[0]), int(self.rows[0]) + len(ids)), Ellipsis,
-                      int(self.k[0]))
+        consecutive = np.array_equal(rows, np.arange(rows[0], rows[0] + len(ids)))
+        if consecutive and len(set(k.tolist())) == 1:
+            column = (slice(int(rows[0]), int(rows[0]) + len(ids)), Ellipsis, int(k[0]))
         else:
-            column = (self.rows, Ellipsis, self.k)
-        rows, k, e = self.rows[:, None], self.k[:, None], np.arange(6)
+            column = (rows, Ellipsis, k)
+        r, kc, e = rows[:, None], k[:, None], np.arange(6)
         # F[rows, ..., v_index] = Y[column] (F (n, *batch, 6, nv), Y (n, *batch, 6, 6))
-        self.Y_columns = _Copy((self.rows, Ellipsis, self.v_index), column,
-                               (rows * 6 + e) * nv + self.v_index[:, None], (rows * 6 + e) * 6 + k)
-        entries = [(r, k, c, model.idx_vs[i], c)
-                   for i, r, k in zip(ids, self.rows, self.k)
+        self.Y_columns = _Copy((rows, Ellipsis, v_index), column,
+                               (r * 6 + e) * nv + v_index[:, None], (r * 6 + e) * 6 + kc)
+        entries = [(r_i, k_i, c, model.idx_vs[i], c)
+                   for i, r_i, k_i in zip(ids, rows, k)
                    for c in range(model.idx_vs[i], model.idx_vs[i] + nv_subtree[i])]
         F_rows, F_k, F_cols, M_rows, M_cols = (np.array(x, dtype=np.intp) for x in zip(*entries))
         # M[M_rows, M_cols] = F[F_rows, ..., F_k, F_cols] (M seen as (nv, nv, *batch))
@@ -118,14 +116,12 @@ class SubtreeColumns:
         self.columns = slice(start, max(s.stop for s in subtree.values()))
         pairs = [(k, c - start, pos[model.parents[i]], c) for k, i in enumerate(ids)
                  for c in range(subtree[i].start, subtree[i].stop)]
-        joint, column, parent_rows, F_cols = (np.array(x, dtype=np.intp)[:, None]
-                                              for x in zip(*pairs))
+        joint, column, parent_rows, F_cols = (np.array(x, dtype=np.intp) for x in zip(*pairs))
         # F[parent_rows, ..., F_cols] = XF[joint, ..., column] (XF (K, *batch, 6, span))
         e, span = np.arange(6), self.columns.stop - self.columns.start
-        self.to_parents = _Copy((parent_rows[:, 0], Ellipsis, F_cols[:, 0]),
-                                (joint[:, 0], Ellipsis, column[:, 0]),
-                                (parent_rows * 6 + e) * model.nv + F_cols,
-                                (joint * 6 + e) * span + column)
+        self.to_parents = _Copy((parent_rows, Ellipsis, F_cols), (joint, Ellipsis, column),
+                                (parent_rows[:, None] * 6 + e) * model.nv + F_cols[:, None],
+                                (joint[:, None] * 6 + e) * span + column[:, None])
         axis = [g for g in level.groups if g.batched]
         self.axis = _AxisJoints(model, axis, nv_subtree) if axis else None
         self.others = [(g, g.jmodels[0].v_slice, subtree[g.ids[0]])

@@ -111,7 +111,7 @@ def matrix(m):
     return mT(m.vector)
 
 
-def columns_first(J):
+def column_rows(J):
     """``J (..., 6, k)`` seen with its column axis first, ``(k, ..., 6)`` (a view: writing row
     c writes column c)."""
     return J.transpose((J.ndim - 1, *range(J.ndim - 1)))
@@ -214,7 +214,7 @@ def world_columns(T, data, J, shape):
     Rw = RV[..., 1]
     # J[:, cols_i] = oMi S_i = (R v + p x R w ; R w)
     cols = stack6(RV[..., 0] + cross(p, Rw), Rw)
-    columns_first(J)[...] = cols
+    column_rows(J)[...] = cols
     return cols, rows
 
 
@@ -322,7 +322,7 @@ def support_subspaces(data, S, shape):
     for first, j in S.data_S:
         S_j = data.joints[j].S
         Sc[first:first + S_j.shape[-1]] = (expand(S_j.T, len(shape)) if S_j.ndim == 2 else
-                                           columns_first(S_j))
+                                           column_rows(S_j))
     return Sc
 
 
@@ -335,7 +335,7 @@ def support_columns_of(data, S, R, p, J, inverse, shape):
     Rc, pc = R[S.owner], p[S.owner]
     # J[:, cols_j] = M_j S_j   (M_j^-1 S_j)
     cols = act_inv_motion(Rc, pc, Sc) if inverse else act_motion(Rc, pc, Sc)
-    columns_first(J)[S.cols] = cols
+    column_rows(J)[S.cols] = cols
 
 
 def local_jacobian(model, data, q, S, iMf, J, shape):
@@ -370,7 +370,7 @@ def _time_variation_columns(T, data, shape):
     widen(data, shape, "ov")
     data.ov.vector[1:] = ov[1:]
     # dJ[:, cols_i] = ov_i x J[:, cols_i]
-    columns_first(data.dJ)[...] = motion_cross_motion(ov[rows], cols)
+    column_rows(data.dJ)[...] = motion_cross_motion(ov[rows], cols)
 
 
 # --- the public functions ----------------------------------------------------------------------

@@ -46,7 +46,7 @@ same statements as the Minv part of aba_derivatives.py's passes). Minv is worked
 import numpy as np
 
 from ..errors import NotComputedError, NotPositiveDefiniteError
-from ._args import check_model, state
+from ._args import check_model, named_joint_error, state
 from ._levels import Walk, expand, full, joint_calc, widen
 from .aba_derivatives import (
     _entries_of_columns,
@@ -220,9 +220,7 @@ def computeMinverse(model, data, q=None):
             # oYaba_parent += oYaba_i
             subtree_sums_step(level, buf)
     except NotPositiveDefiniteError as err:
-        raise NotPositiveDefiniteError(
-            f"computeMinverse: joint {model.names[err.joint_id]!r}: {err}",
-            joint_id=err.joint_id) from None
+        raise named_joint_error(err, model, "computeMinverse") from None
     data.Fcrb.matrix[0] = matrix_face(F)
     for level, L, UDinv in zip(T.levels, C.levels, reversed(UDinvs)):
         _minverse_forward_step2(level, L, UDinv, data, J, Mw, shape)
