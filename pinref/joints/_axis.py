@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from ..errors import ModelError, NonFiniteError, ShapeError
-from ..spatial import Motion
+from ..spatial import Motion, _kernels
 from ..spatial._kernels import ANGULAR, LINEAR, skew
 from .base import JointData, JointModel
 
@@ -63,6 +63,15 @@ def motion_subspace(linear=None, angular=None):
     if angular is not None:
         S[ANGULAR] = angular
     return read_only(S)
+
+
+def unit_entry(s):
+    """``(k, sign)`` when the 6-vector ``s`` (a 1-dof joint's S column) is ``sign e_k`` with
+    sign = +-1, else None: the joints whose S products are an entry of a vector, and a sign."""
+    nonzero = np.flatnonzero(s)
+    if len(nonzero) == 1 and abs(s[nonzero[0]]) == 1.0:
+        return int(nonzero[0]), float(s[nonzero[0]])
+    return None
 
 
 def rotation_basis(axis):
@@ -184,12 +193,14 @@ class FrameAxisJointModel(JointModel):
 
     S = e_axis placed in the ``part`` (ANGULAR or LINEAR) half of a motion, constant;
     v = q_dot S ; c = 0. Subclasses give ``_transform(qs)`` (the joint's M) and the initial
-    ``_neutral_q`` of a fresh JointData.
+    ``_neutral_q`` of a fresh JointData. ``calc_writes_joint_v``: calc(q, v) writes joint_v
+    (the model's Tree runs the calc of a whole group of these joints, ``tree.BATCHED``).
     """
 
     nv = 1
     axis = 0
     part = ANGULAR
+    calc_writes_joint_v = True
     _neutral_q = None
 
     def __init_subclass__(cls, **kwargs):
@@ -229,8 +240,12 @@ class UnalignedJointModel(JointModel):
 
     Constructors, as Pinocchio's: ``()`` (u = e_x), ``(axis)`` (kept as given, **not
     normalised**), ``(x, y, z)`` (normalised). Subclasses compute their constants in
-    ``_set_axis``.
+    ``_set_axis`` and give ``part`` (the half of a motion u is in) and ``_transform(qs)`` (the
+    joint's M), as ``FrameAxisJointModel`` does, for the model's Tree to run their calc by
+    group (``tree.BATCHED``).
     """
+
+    calc_writes_joint_v = True
 
     def __init__(self, *args, axis=None):
         super().__init__()
@@ -257,6 +272,7 @@ class UnalignedJointModel(JointModel):
         self._axis_col = read_only(self._axis[:, None])
         self._axis_row = read_only(self._axis[None, :])
         self._set_axis(self._axis)
+        _kernels.SETATTR_COUNT[0] += 1        # a model's Tree holds constants of the axis
 
     def _set_axis(self, u):
         raise NotImplementedError

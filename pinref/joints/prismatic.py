@@ -48,6 +48,7 @@ class JointModelPrismaticUnaligned(UnalignedJointModel):
 
     nq = 1
     nv = 1
+    part = LINEAR
     lie_group = VectorSpace(1)
 
     def _set_axis(self, u):
@@ -61,10 +62,14 @@ class JointModelPrismaticUnaligned(UnalignedJointModel):
         """M = (I3, u q) ; S = [u; 0] (constant) ; v = q_dot S ; c = 0."""
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
-        jdata.M = SE3.unchecked(EYE3, qs * self._axis)
+        jdata.M = self._transform(qs)
         if vs is not None:
             jdata.joint_v = vs
             jdata.v = Motion.unchecked(vs * self._S_col)
+
+    def _transform(self, qs):
+        """M = (I3, q u)."""
+        return SE3.unchecked(EYE3, qs * self._axis)
 
     def calc_aba(self, jdata, armature, I, update_I):
         """U = I S = I[:, 0:3] u ; StU = u . U[0:3] + armature ; Dinv = 1 / StU ;

@@ -19,7 +19,9 @@ class JointModelRevoluteUnaligned(UnalignedJointModel):
 
     nq = 1
     nv = 1
+    part = ANGULAR
     lie_group = VectorSpace(1)
+    calc_writes_joint_v = False   # Pinocchio's quirk, kept by the grouped calc too (calc's note)
 
     def _set_axis(self, u):
         self._S = motion_subspace(angular=self._axis_col)
@@ -40,9 +42,13 @@ class JointModelRevoluteUnaligned(UnalignedJointModel):
         """
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
-        jdata.M = SE3.unchecked(rotation_from_cos_sin(cos_sin(qs), self._rotation), ZERO3)
+        jdata.M = self._transform(qs)
         if vs is not None:
             jdata.v = Motion.unchecked(vs * self._S_col)
+
+    def _transform(self, qs):
+        """M = (R(u, q), 0), the axis-angle formula at c = cos q, s = sin q."""
+        return SE3.unchecked(rotation_from_cos_sin(cos_sin(qs), self._rotation), ZERO3)
 
     def calc_aba(self, jdata, armature, I, update_I):
         """U = I S = I[:, 3:6] u ; StU = u . U[3:6] + armature ; Dinv = 1 / StU ;

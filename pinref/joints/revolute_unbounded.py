@@ -53,6 +53,7 @@ class JointModelRevoluteUnboundedUnaligned(UnalignedJointModel):
 
     nq = 2
     nv = 1
+    part = ANGULAR
     lie_group = SpecialOrthogonal2()
 
     def _set_axis(self, u):
@@ -68,10 +69,14 @@ class JointModelRevoluteUnboundedUnaligned(UnalignedJointModel):
         """M = (R(u, c = q[0], s = q[1]), 0) ; S = [0; u] (constant) ; v = q_dot S ; c = 0."""
         qs, vs = self._segments(q, v)
         jdata.joint_q = qs
-        jdata.M = SE3.unchecked(rotation_from_cos_sin(qs, self._rotation), ZERO3)
+        jdata.M = self._transform(qs)
         if vs is not None:
             jdata.joint_v = vs
             jdata.v = Motion.unchecked(vs * self._S_col)
+
+    def _transform(self, qs):
+        """M = (R(u, c = q[0], s = q[1]), 0), the pair used as given."""
+        return SE3.unchecked(rotation_from_cos_sin(qs, self._rotation), ZERO3)
 
     def calc_aba(self, jdata, armature, I, update_I):
         """U = I S = I[:, 3:6] u ; StU = u . U[3:6] + armature ; Dinv = 1 / StU ;
