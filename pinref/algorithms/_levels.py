@@ -17,7 +17,6 @@ import numpy as np
 
 from ..errors import NotPositiveDefiniteError
 from ..joints._axis import affine_eval
-from ..joints.prismatic import JointModelPrismaticTpl
 from ..model.tree import tree
 from ..spatial import Motion
 from ..spatial._kernels import motion_action, motion_dual_action, se3_action_inverse
@@ -72,6 +71,12 @@ def matvec(A, x):
 def vecmat(x, A):
     """``A^T x`` over leading axes."""
     return np.vecmat(x, A)
+
+
+def signed(sign, x):
+    """``sign_j x_j`` for joints ``x (K, ...)`` and their signs ``(K,)`` (``AxisGroup.sign``),
+    ``x`` itself when ``sign`` is None (every sign +1). Exact: a sign flips no bit but one."""
+    return x if sign is None else sign.reshape(sign.shape + (1,) * (x.ndim - 1)) * x
 
 
 def crm(m):
@@ -150,8 +155,8 @@ def joint_calc(T, data, q, v, shape, actions=True):
     kind of joint (they read no parent, so they run before the level loop, once per pass);
     writes the joints' data and ``data.liMi`` and returns a :class:`Kinematics`.
 
-    The frame-axis 1-dof joints of one kind evaluate liMi and X as affine maps of their
-    coordinates (``Tree``'s ``affine`` constants, evaluated elementwise for the whole kind, so
+    The fixed-axis 1-dof joints of one kind (``tree.BATCHED``) evaluate liMi and X as affine
+    maps of their coordinates (``Tree``'s ``affine`` constants, evaluated elementwise for the whole kind, so
     that a state gives the same bits alone or in a batch); any other joint runs its own
     ``calc`` and the SE3 product. With ``actions=False`` (a pass that never moves a motion
     into a child frame: placements only) ``X`` is not built and ``kin.X`` is None."""
@@ -166,7 +171,7 @@ def joint_calc(T, data, q, v, shape, actions=True):
         K, rows = len(group.ids), group.rows
         if group.batched:
             R0, RW, X0, XW, p0, pW = group.affine
-            prismatic = isinstance(group.template, JointModelPrismaticTpl)
+            prismatic = group.prismatic
             qg = segments(qT, group.q_index, group.nq, shape)
             if group.nq == 2 or prismatic:
                 x = qg                                          # (cos, sin) as given, or d
@@ -187,7 +192,9 @@ def joint_calc(T, data, q, v, shape, actions=True):
                 vg = segments(vT, group.v_index, 1, shape)
                 vJ = vg * expand(group.S_col, nb)
                 kin.vJ[rows] = vJ
-                fields.update(joint_v=vg, v=Motion.unchecked(vJ))
+                fields["v"] = Motion.unchecked(vJ)
+                if group.template.calc_writes_joint_v:
+                    fields["joint_v"] = vg
             data.joint_rows[group.key].write(**fields)
         else:
             jdata = data.joints[group.ids[0]]
@@ -220,7 +227,7 @@ def subspaces(level, data):
 
 def kind_subspace_times(T, data, xT, shape):
     """``S_i x_i`` for every joint (``xT = tangent_rows(x)``), rows of the caches
-    ``(n, *shape, 6)``; one product per calc group (they read no parent). A frame-axis group's
+    ``(n, *shape, 6)``; one product per calc group (they read no parent). A batched group's
     S_i is its constant column ``S_col[k]``, the others' their data's S."""
     out = np.zeros((len(T.tree.order),) + shape + (6,))
     for group in T.tree.kinds:

@@ -38,9 +38,9 @@ it declares holds what Pinocchio's loop holds after the joint:
   c_i, Yaba_i, h_i and f_i for every joint at once;
 - pass 2 (backward): level by level; the children add into their parents round by round, in
   Pinocchio's order. calc_aba and the S products run once per group of joints, or once for the
-  whole level when its joints are all frame-axis 1-dof joints (``level.axes``), whose S_i = e_k
-  makes ``S_i^T pA_i`` entry k of pA_i and ``S_i ddq_i`` an addition into entry k (as in
-  rnea.py);
+  whole level when its joints all have S_i = sign e_k (``level.axes``), which makes
+  ``S_i^T pA_i`` sign times entry k of pA_i and ``S_i ddq_i`` an addition of sign ddq_i into
+  entry k (as in rnea.py);
 - pass 3: a_gf_i += liMi^-1 a_gf_parent, ddq_i and a_gf_i += S_i ddq_i level by level (a child
   reads its parent's final a_gf), then a_i and f_i for every joint at once;
 - the last loop: level by level, round by round, as pass 2.
@@ -52,8 +52,8 @@ from ..errors import NotPositiveDefiniteError
 from . import steps as S
 from ._args import Convention, convention_of, external_forces, named_joint_error, state
 from ._levels import (Walk, crf, crm, expand, full, inputs, joint_calc,
-                      joint_calc_aba, level_array, matvec, scatter, segments, subspaces,
-                      tangent_rows, vecmat, widen)
+                      joint_calc_aba, level_array, matvec, scatter, segments, signed,
+                      subspaces, tangent_rows, vecmat, widen)
 from .rnea import _fext_step
 
 
@@ -69,16 +69,17 @@ def _parts(level, data, shape):
 
 def _axes_calc_aba(axes, data, armature, arm, Ia, update_I):
     """``jmodel.calc_aba(jdata, armature_i, Ia_i, update_I)`` for every joint of a level of
-    frame-axis 1-dof joints at once, as their ``FrameAxisJointModel.calc_aba`` with S_i = e_k
+    joints with S_i = sign e_k at once, as their ``FrameAxisJointModel.calc_aba`` (sign +1)
     (``Ia (K, *batch, 6, 6)`` updated in place; ``arm``: ``armature`` as ``(nv, 1 * nb)``);
     writes the joints' U, StU, Dinv, UDinv and returns ``(Dinv (K, *batch, 1, 1), UDinv (K,
     *batch, 6, 1))``."""
-    # U_i = Ia_i S_i = Ia_i[:, k] ; StU_i = U_i[k] + armature_i = Ia_i[k, k] + armature_i
+    # U_i = Ia_i S_i = sign Ia_i[:, k] ; StU_i = S_i^T U_i + armature_i = Ia_i[k, k] + armature_i
     StU = Ia[axes.diagonal] + arm[axes.v_rows]
     if not np.minimum.reduce(StU, None) > 0:          # (NaN fails too)
         for j, jmodel in enumerate(axes.jmodels):
             jmodel.calc_aba(jmodel.createData(), armature[jmodel.v_slice], Ia[j].copy(), False)
-    U = Ia[axes.entry][..., None].copy()
+    U = Ia[axes.entry][..., None]
+    U = U.copy() if axes.sign is None else signed(axes.sign, U)
     # Dinv_i = 1 / StU_i ; UDinv_i = U_i Dinv_i
     StU = StU[..., None, None]
     Dinv = 1.0 / StU
@@ -122,14 +123,14 @@ def _aba_forward_step1(call, T, kin, data, shape):
 
 def _aba_backward_step(call, level, kin, model, arm, data, uT, shape):
     """Mirrors AbaLocalConventionBackwardStep::algo for the joints of one level; eliminates
-    each joint i into its parent. Returns the parts (``_parts``; None on a level of frame-axis
-    joints, which takes its S products as entries k) and, per part, ``(Dinv, UDinv)`` and u_i
+    each joint i into its parent. Returns the parts (``_parts``; None on a level of joints with
+    S_i = sign e_k, which takes its S products as entries k) and, per part, ``(Dinv, UDinv)`` and u_i
     ``(K, *batch, nv)``."""
     i, A, F, axes = level.rows, data.a_gf.vector, data.f.vector, level.axes
     Ia, pA = data.Yaba.matrix[i], F[i]
     if axes is not None:
-        # u_i -= S_i^T pA_i   (S_i = e_k: entry k of pA_i)
-        u_l = uT[axes.v_rows] - pA[axes.entry]
+        # u_i -= S_i^T pA_i   (S_i = sign e_k: sign times entry k of pA_i)
+        u_l = uT[axes.v_rows] - signed(axes.sign, pA[axes.entry])
         uT[axes.v_rows] = u_l
         parts, u = None, [u_l[..., None]]
         # U_i = IA_i S_i ; Dinv_i = (S_i^T U_i + armature_i)^-1 ; UDinv_i ;
@@ -179,8 +180,8 @@ def _aba_forward_step2(call, T, kin, passed, vxh, model, data, ddqT, shape):
             # ddq_i = Dinv_i u_i - UDinv_i^T a_gf_i
             ddq = (Dinv[..., 0] * u_l - vecmat(a_i, UDinv))[..., 0]
             ddqT[axes.v_rows] = ddq
-            # a_gf_i += S_i ddq_i   (S_i = e_k: ddq_i adds into entry k)
-            a_i[axes.entry] += ddq
+            # a_gf_i += S_i ddq_i   (S_i = sign e_k: sign ddq_i adds into entry k)
+            a_i[axes.entry] += signed(axes.sign, ddq)
             A[i] = a_i
             continue
         Sddq = []

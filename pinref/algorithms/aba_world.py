@@ -39,7 +39,7 @@ every joint at once, before or after the level loop:
   bias, the inertias, oh and of for every joint at once; ``of_i -= oMi fext_i`` level by level
   right after (Pinocchio's order);
 - pass 2 (backward): level by level; U, StU, Dinv, UDinv for the whole level at once when its
-  joints are all frame-axis 1-dof joints (``level.axes``), else a group of one kind at a time
+  joints all have S = +-e_k (``level.axes``), else a group of one kind at a time
   (``_parts``); the children add into their parents round by round, in Pinocchio's order;
 - pass 3: oa_gf_i and ddq_i level by level (a child reads its parent's final oa_gf), then oa_i
   and of_i for every joint at once;
@@ -118,7 +118,7 @@ def _fext_world_step(call, level, W, data, fext):
 def _parts(level):
     """The joints of a level whose blocks are computed together, each as ``(part, span)``,
     ``span`` its slice of ``level.v_index``: the whole level (``level.axes``) when its joints
-    are all frame-axis 1-dof joints (in the WORLD frame their J columns are general 6-vectors,
+    all have S = +-e_k (in the WORLD frame their J columns are general 6-vectors,
     so they share one formula), else each group."""
     if level.axes is not None:
         return [(level.axes, slice(None))]

@@ -25,9 +25,9 @@ joint at once. Ycrb is held as 6x6 matrices: with X = liMi.actionInverse,
 
 The block rows of M and the subtree columns of Fcrb have a width per joint. The joints of one
 level have disjoint subtrees, so a level step reads and writes them for the whole level through
-index arrays built once per model's Tree (``SubtreeColumns``): for the frame-axis 1-dof joints
-(S_i = e_k) ``Ycrb_i S_i`` is column k of Ycrb_i and ``S_i^T F_i`` row k of F_i (one read and
-one write of Fcrb and of M for all of them); ``liMi Fcrb_i = X^T Fcrb_i`` is one product on the
+index arrays built once per model's Tree (``SubtreeColumns``): for the 1-dof joints with
+S_i = sign e_k (``tree.Group.unit``) ``Ycrb_i S_i`` is column k of Ycrb_i and ``S_i^T F_i`` row k
+of F_i, times the sign (one read and one write of Fcrb and of M for all of them); ``liMi Fcrb_i = X^T Fcrb_i`` is one product on the
 level's span of subtree columns (``SubtreeColumns.columns``) and one write of the subtree
 columns into the parents. Fcrb's other columns keep their values (docs/quirks.md).
 """
@@ -39,20 +39,22 @@ import numpy as np
 
 from . import steps as S
 from ._args import Convention, check_data, convention_of, state, writable
-from ._levels import Walk, expand, full, inputs, joint_calc, widen
+from ._levels import Walk, expand, full, inputs, joint_calc, signed, widen
+from ..model.tree import signs
 
 
 class _AxisJoints:
-    """The frame-axis 1-dof joints of a level (the ``BATCHED`` kinds, S_i = e_k), as the two
+    """The 1-dof joints of a level with S_i = sign e_k (its batched groups), as the two
     :class:`_Copy` their S products are: ``Y_columns``, column k of their Ycrb into their
     columns of Fcrb; ``F_rows_k``, row k of F_i, for every entry of their block rows of M, into
-    M."""
+    M; each times the joint's sign."""
 
     def __init__(self, model, groups, nv_subtree):
         ids = [i for g in groups for i in g.ids]
         nv = model.nv
         rows = np.concatenate([np.arange(g.rows.start, g.rows.stop) for g in groups])
-        k = np.concatenate([np.full(len(g.ids), _unit_index(g.template._S_col)) for g in groups])
+        k = np.concatenate([np.full(len(g.ids), g.unit[0]) for g in groups])
+        sign = signs(groups)
         v_index = np.concatenate([g.v_index for g in groups])
         # Y[column] = Y[rows, ..., k]: column k of each joint's 6x6, a view when the rows are
         # consecutive and share one k
@@ -64,39 +66,40 @@ class _AxisJoints:
         r, kc, e = rows[:, None], k[:, None], np.arange(6)
         # F[rows, ..., v_index] = Y[column] (F (n, *batch, 6, nv), Y (n, *batch, 6, 6))
         self.Y_columns = _Copy((rows, Ellipsis, v_index), column,
-                               (r * 6 + e) * nv + v_index[:, None], (r * 6 + e) * 6 + kc)
-        entries = [(r_i, k_i, c, model.idx_vs[i], c)
-                   for i, r_i, k_i in zip(ids, rows, k)
+                               (r * 6 + e) * nv + v_index[:, None], (r * 6 + e) * 6 + kc,
+                               sign, None if sign is None else np.repeat(sign, 6))
+        entries = [(r_i, k_i, c, model.idx_vs[i], c, j)
+                   for j, (i, r_i, k_i) in enumerate(zip(ids, rows, k))
                    for c in range(model.idx_vs[i], model.idx_vs[i] + nv_subtree[i])]
-        F_rows, F_k, F_cols, M_rows, M_cols = (np.array(x, dtype=np.intp) for x in zip(*entries))
-        # M[M_rows, M_cols] = F[F_rows, ..., F_k, F_cols] (M seen as (nv, nv, *batch))
+        F_rows, F_k, F_cols, M_rows, M_cols, joint = (np.array(x, dtype=np.intp)
+                                                      for x in zip(*entries))
+        # M[M_rows, M_cols] = sign F[F_rows, ..., F_k, F_cols] (M seen as (nv, nv, *batch))
+        entry_sign = None if sign is None else sign[joint]
         self.F_rows_k = _Copy((M_rows, M_cols), (F_rows, Ellipsis, F_k, F_cols),
-                              M_rows * nv + M_cols, (F_rows * 6 + F_k) * nv + F_cols)
+                              M_rows * nv + M_cols, (F_rows * 6 + F_k) * nv + F_cols,
+                              entry_sign, entry_sign)
 
 
 class _Copy:
-    """``dst[to] = src[frm]`` for index tuples of stacked arrays of any batch, and the same
+    """``dst[to] = sign src[frm]`` for index tuples of stacked arrays of any batch, and the same
     entries as flat indices ``to_flat``, ``from_flat`` into a single state's (C-contiguous)
     arrays: one index array on one axis is 3-4 times faster for NumPy than several index arrays
-    around an Ellipsis, and a single state's copy is all indexing. Same entries, same bits."""
+    around an Ellipsis, and a single state's copy is all indexing. Same entries, same bits.
+    ``sign``: None (+1), or a sign per entry of ``src[frm]``'s first axis (``sign_flat``: per
+    flat entry)."""
 
-    def __init__(self, to, frm, to_flat, from_flat):
+    def __init__(self, to, frm, to_flat, from_flat, sign=None, sign_flat=None):
         self.to, self.frm = to, frm
         self.to_flat, self.from_flat = np.ravel(to_flat), np.ravel(from_flat)
+        self.sign, self.sign_flat = sign, sign_flat
 
     def run(self, dst, src, nb):
         """The copy into ``dst`` from ``src`` for a call of ``nb`` batch axes."""
         if nb or not dst.flags.c_contiguous:
-            dst[self.to] = src[self.frm]
+            dst[self.to] = signed(self.sign, src[self.frm])
         else:
-            dst.reshape(-1)[self.to_flat] = src.reshape(-1)[self.from_flat]
-
-
-def _unit_index(s):
-    """k for the unit vector ``s = e_k`` (the S column of a frame-axis joint)."""
-    (k,) = np.flatnonzero(s)
-    assert s[k] == 1.0, s
-    return k
+            dst.reshape(-1)[self.to_flat] = signed(self.sign_flat,
+                                                   src.reshape(-1)[self.from_flat])
 
 
 class SubtreeColumns:
@@ -105,8 +108,7 @@ class SubtreeColumns:
     ``to_parents``, the :class:`_Copy` of every (joint, subtree column) pair of ``liMi Fcrb_i``
     (the joint's row within the level, the column within the span) to where
     ``Fcrb[parent][:, subtree_i]`` is (its parent's row, the column). ``axis``: the level's
-    frame-axis joints as one
-    :class:`_AxisJoints` (None if there is none); ``others``: every other group of the level (one
+    joints with S_i = sign e_k as one :class:`_AxisJoints` (None if there is none); ``others``: every other group of the level (one
     joint each) as ``(group, cols_i, subtree_i)`` slices (nvSubtree from ``nv_subtree``)."""
 
     def __init__(self, model, pos, level, nv_subtree):
@@ -154,8 +156,8 @@ def _crba_backward_step(call, level, sub, kin, data, shape):
     """Mirrors CrbaLocalConventionBackwardStep::algo for the joints of one level; fills their
     block rows of M and adds their composite inertias into their parents'.
 
-    For the frame-axis 1-dof joints (S_i = e_k) ``Ycrb_i S_i`` is column k of Ycrb_i and
-    ``S_i^T F_i`` row k of F_i, read and written for all of them at once through the index
+    For the joints with S_i = sign e_k, ``Ycrb_i S_i`` is column k of Ycrb_i and
+    ``S_i^T F_i`` row k of F_i, times the sign, read and written for all of them at once through the index
     arrays of ``sub`` (the level's :class:`SubtreeColumns`); every other joint multiplies by its
     S. ``F_i[:, subtree_i]`` is carried to the parents for the level's span of columns at once
     (each joint's subtree is a part of it)."""
@@ -163,9 +165,9 @@ def _crba_backward_step(call, level, sub, kin, data, shape):
     axis = sub.axis
     if axis is not None:
         Mt = data.M.transpose((nb, nb + 1) + tuple(range(nb)))    # (nv, nv, *batch), a view
-        # F[:, cols_i] = Ycrb_i S_i   (S_i = e_k: column k of Ycrb_i)
+        # F[:, cols_i] = Ycrb_i S_i   (S_i = sign e_k: sign times column k of Ycrb_i)
         axis.Y_columns.run(F, Y, nb)
-        # M[cols_i, subtree_i] = S_i^T F[:, subtree_i]   (row k of F_i)
+        # M[cols_i, subtree_i] = S_i^T F[:, subtree_i]   (sign times row k of F_i)
         axis.F_rows_k.run(Mt, F, nb)
     for group, cols, subtree in sub.others:
         S_i = data.joints[group.ids[0]].S

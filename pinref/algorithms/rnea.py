@@ -25,8 +25,9 @@ other statements read only joint i's own values and run for every joint at once 
 ``c_J + v_i x v_J`` and ``+= S_i a_i`` between the loop over v and the loop over a_gf, ``h`` and
 ``f`` after it. The forward step is then one thing split in these places; every row is written
 once, so each joint has completed it (and the hooks see it, level by level) when the pass ends.
-A frame-axis 1-dof joint (``tree.BATCHED``) has S_i = e_k: ``S_i a_i`` adds a_i into entry k of
-a_gf_i and ``S_i^T f_i`` is entry k of f_i, one gather over the joints instead of a product.
+A 1-dof joint with S_i = sign e_k (every frame-axis joint, sign +1, and an unaligned joint about
+-e_k: ``tree.Group.unit``): ``S_i a_i`` adds sign a_i into entry k of a_gf_i and ``S_i^T f_i`` is
+sign times entry k of f_i, one gather over the joints instead of a product.
 
 The backward step reads ``f[i]`` after every child of i has added into it, so it runs level by
 level from the deepest: ``tau_i`` for the joints of the level, then their additions into the
@@ -45,7 +46,8 @@ import numpy as np
 from . import steps as S
 from ._args import external_forces, state
 from ._levels import (Walk, crf, crm, expand, full, inputs, joint_calc, matvec, scatter,
-                      segments, tangent_rows, vecmat, widen)
+                      segments, signed, tangent_rows, vecmat, widen)
+from ..model.tree import signs
 
 
 class _Plan:
@@ -53,8 +55,8 @@ class _Plan:
     model's constants are read from the Tree at each call): ``joints`` (rows 1 .. n-1), the
     levels' ``(rows, parent rows)`` (``below_root``: the levels whose parent is no universe),
     and for the whole tree (``tree_axis``, ``tree_others``) and per level, deepest first
-    (``backward``: ``(level, axis, others)``): the frame-axis 1-dof joints (``tree.BATCHED``,
-    S_i the unit vector e_k) as ``(rows, k, v index)``, and the other groups."""
+    (``backward``: ``(level, axis, others)``): the 1-dof joints with S_i = sign e_k (the batched
+    level groups) as ``(rows, k, v index, sign)``, and the other groups."""
 
     def __init__(self, tree):
         n = len(tree.order)
@@ -66,8 +68,9 @@ class _Plan:
         self.backward = [(level, _axis_joints([g for g in level.groups if g.batched]),
                           [g for g in level.groups if not g.batched])
                          for level in reversed(tree.levels)]
-        # per level of ``backward``: its frame-axis joints as ``(x[entry] = entry k of each
-        # joint's row, tangent entries)``, basic indexing where they allow it (``_axis_entries``)
+        # per level of ``backward``: its S = sign e_k joints as ``(x[entry] = entry k of each
+        # joint's row, tangent entries, signs)``, basic indexing where they allow it
+        # (``_axis_entries``)
         self.backward_axis = [None if axis is None else _axis_entries(*axis)
                               for _, axis, _ in self.backward]
         groups = [g for level in tree.levels for g in level.groups]
@@ -76,25 +79,25 @@ class _Plan:
 
 
 def _axis_joints(groups):
-    """``(rows, k, v index)`` of the frame-axis joints of ``groups`` (S_i = e_k), or None."""
+    """``(rows, k, v index, sign)`` of the joints of ``groups`` with S_i = sign e_k (the
+    batched level groups; sign None when all are +1), or None."""
     if not groups:
         return None
     rows = np.concatenate([np.arange(g.rows.start, g.rows.stop) for g in groups])
-    k = np.concatenate([np.full(len(g.ids), np.flatnonzero(g.template._S_col)[0])
-                        for g in groups])
-    return rows, k, np.concatenate([g.v_index for g in groups])
+    k = np.concatenate([np.full(len(g.ids), g.unit[0]) for g in groups])
+    return rows, k, np.concatenate([g.v_index for g in groups]), signs(groups)
 
 
-def _axis_entries(rows, k, v):
-    """``(entry, v rows)`` for ``_axis_joints``' ``(rows, k, v index)``: ``x[entry]`` is
-    ``x[rows, ..., k]`` (a view when the rows are consecutive and share one k) and the v index a
-    slice when consecutive."""
+def _axis_entries(rows, k, v, sign):
+    """``(entry, v rows, sign)`` for ``_axis_joints``' ``(rows, k, v index, sign)``:
+    ``x[entry]`` is ``x[rows, ..., k]`` (a view when the rows are consecutive and share one k)
+    and the v index a slice when consecutive."""
     consecutive = lambda x: len(x) and np.array_equal(x, np.arange(x[0], x[0] + len(x)))
     if consecutive(rows) and len(set(k.tolist())) == 1:
         entry = (slice(int(rows[0]), int(rows[0]) + len(rows)), Ellipsis, int(k[0]))
     else:
         entry = (rows, Ellipsis, k)
-    return entry, (slice(int(v[0]), int(v[0]) + len(v)) if consecutive(v) else v)
+    return entry, (slice(int(v[0]), int(v[0]) + len(v)) if consecutive(v) else v), sign
 
 
 _PLANS = weakref.WeakKeyDictionary()
@@ -111,7 +114,7 @@ def _rnea_forward_step(call, plan, T, kin, aT, data, shape, fext):
     """Mirrors RneaForwardStep::algo for every joint (jcalc and liMi ran before: ``kin``;
     ``aT = tangent_rows(a)``); writes v, a_gf, h, f. v and the parent's term of a_gf run level
     by level, the other statements for every joint at once (module docstring). S_i a_i of a
-    frame-axis joint (S_i = e_k) adds a_i into entry k. Reports the joints level by level at the
+    joint with S_i = sign e_k adds sign a_i into entry k. Reports the joints level by level at the
     end, each level followed by the driver's ``f[i] -= fext[i]`` when given."""
     J, nb = plan.joints, len(shape)
     V, A, H, F = data.v.vector, data.a_gf.vector, data.h.vector, data.f.vector
@@ -125,9 +128,9 @@ def _rnea_forward_step(call, plan, T, kin, aT, data, shape, fext):
     bias = matvec(crm(V[J]), vJ[J])
     A[J] = bias if kin.c is None else kin.c[J] + bias
     if plan.tree_axis is not None:
-        rows, k, v = plan.tree_axis
-        # a_gf_i += S_i a_i   (S_i = e_k: a_i adds into entry k)
-        A[rows, ..., k] = A[rows, ..., k] + aT[v]
+        rows, k, v, sign = plan.tree_axis
+        # a_gf_i += S_i a_i   (S_i = sign e_k: sign a_i adds into entry k)
+        A[rows, ..., k] = A[rows, ..., k] + signed(sign, aT[v])
     for group in plan.tree_others:
         S_i = data.joints[group.ids[0]].S
         # a_gf_i += S_i a_i
@@ -158,14 +161,14 @@ def _fext_step(call, step, level, data, fext):
 def _rnea_backward_step(call, plan, kin, data, tauT, shape):
     """Mirrors RneaBackwardStep::algo for every joint, level by level from the deepest (a
     joint's f is complete once the deeper levels have added into it); accumulates tau_i
-    (``tauT = tangent_rows(tau)``) and f[parent]. For the frame-axis 1-dof joints S_i^T f_i is
-    entry k of f_i (S_i = e_k); the other joints multiply by their S."""
+    (``tauT = tangent_rows(tau)``) and f[parent]. For the joints with S_i = sign e_k,
+    S_i^T f_i is sign times entry k of f_i; the other joints multiply by their S."""
     F = data.f.vector
     for (level, _, others), axis in zip(plan.backward, plan.backward_axis):
         if axis is not None:
-            entry, v = axis
-            # tau_i += S_i^T f_i   (S_i = e_k: entry k of f_i)
-            tauT[v] = tauT[v] + F[entry]
+            entry, v, sign = axis
+            # tau_i += S_i^T f_i   (S_i = sign e_k: sign times entry k of f_i)
+            tauT[v] = tauT[v] + signed(sign, F[entry])
         for group in others:
             S_i = data.joints[group.ids[0]].S
             # tau_i += S_i^T f_i

@@ -262,7 +262,7 @@ class Columns:
         self.own, self.plus, self.anc = _pairs(own, nv), _pairs(plus, nv), _pairs(anc, nv)
         self.sub = _pairs(own + plus, nv)
         self.levels = [LevelColumns(model, level, self) for level in tree.levels]
-        self.S = np.zeros((nv, 6))                       # S columns of the frame-axis joints
+        self.S = np.zeros((nv, 6))                       # S columns of the fixed-axis joints
         self.groups = []                                 # the other joints: S from their data
         for group in tree.kinds:
             if group.batched:
@@ -332,8 +332,8 @@ def columns(model, T):
 
 
 def subspace_columns(C, data, shape):
-    """``S`` column by column, ``(nv, *shape, 6)``: the constant columns of the frame-axis
-    joints, the joint data's S (after jcalc) of the others."""
+    """``S`` column by column, ``(nv, *shape, 6)``: the constant columns of the fixed-axis
+    1-dof joints (``tree.BATCHED``), the joint data's S (after jcalc) of the others."""
     S = np.empty((len(C.row),) + shape + (6,))
     S[...] = expand(C.S, len(shape))
     for group in C.groups:

@@ -182,9 +182,9 @@ class JointRows:
 def _row_field(name):
     def get(self):
         stamp, own = self._own[name]
-        rows, k = self._sources[name]
-        if rows.stamps.get(name, -1) > stamp:
-            return rows.fields[name][k]
+        source = self._sources.get(name)
+        if source is not None and source[0].stamps.get(name, -1) > stamp:
+            return source[0].fields[name][source[1]]
         return own
 
     def set(self, value):
@@ -194,9 +194,10 @@ def _row_field(name):
 
 
 class RowJointData(JointData):
-    """``data.joints[i]`` of a joint whose calc and calc_aba run with its groups: each field is
-    the joint's row of what its group last wrote (``sources``: field -> (JointRows, row)),
-    unless the field was set on this object since (``jmodel.calc(jdata, q)`` called directly)."""
+    """``data.joints[i]`` of a joint whose calc (and calc_aba) run with its groups: each field
+    is the joint's row of what its group last wrote (``sources``: field -> (JointRows, row)),
+    unless the field was set on this object since (``jmodel.calc(jdata, q)`` called directly)
+    or no group writes it (an unaligned joint's calc_aba runs alone unless S = +-e_k)."""
 
     FIELDS = ("joint_q", "joint_v", "M", "S", "v", "c", "U", "StU", "Dinv", "UDinv")
 

@@ -22,19 +22,28 @@ The Tree is kept beside the model (by a weak reference), not in it, so copies, p
 comparisons of a Model do not see it.
 """
 
+import copy
 import operator
 import weakref
 
 import numpy as np
 
-from ..joints.prismatic import JointModelPrismaticTpl
+from ..joints._axis import unit_entry
+from ..joints.prismatic import JointModelPrismaticTpl, JointModelPrismaticUnaligned
 from ..joints.revolute import JointModelRevoluteTpl
-from ..joints.revolute_unbounded import JointModelRevoluteUnboundedTpl
+from ..joints.revolute_unaligned import JointModelRevoluteUnaligned
+from ..joints.revolute_unbounded import (JointModelRevoluteUnboundedTpl,
+                                         JointModelRevoluteUnboundedUnaligned)
 from ..spatial import _kernels
-from ..spatial._kernels import se3_action_inverse, skew
+from ..spatial._kernels import LINEAR, se3_action_inverse, skew
 
-# Joint classes whose calc and calc_aba run on a whole group at once (frame-axis 1-dof joints).
-BATCHED = (JointModelRevoluteTpl, JointModelRevoluteUnboundedTpl, JointModelPrismaticTpl)
+# Joint classes whose calc runs on a whole group at once: the 1-dof joints about (or along) a
+# fixed axis u, M_J linear in (cos q, sin q) or in q. Their calc_aba and S products run by group
+# too when S = +-e_k (every frame-axis joint; an unaligned one whose axis is +-e_k, as a URDF
+# axis "0 0 -1" loads): ``Group.unit``.
+BATCHED = (JointModelRevoluteTpl, JointModelRevoluteUnboundedTpl, JointModelPrismaticTpl,
+           JointModelRevoluteUnaligned, JointModelRevoluteUnboundedUnaligned,
+           JointModelPrismaticUnaligned)
 
 
 def _index(rows):
@@ -47,7 +56,9 @@ def _index(rows):
 class Group:
     """Joints of one kind whose calc (or calc_aba) runs in one call: rows ``rows`` of the
     stacked caches (a slice for the joints of one level, an index array for all the joints of
-    one kind). ``key`` names the group's joint data rows in a Data."""
+    one kind). ``key`` names the group's joint data rows in a Data. A ``batched`` calc group
+    (role "calc") holds one ``BATCHED`` class, each joint its own axis; a ``batched`` level
+    group (role "aba") holds joints of one class and one S = sign e_k, ``unit = (k, sign)``."""
 
     def __init__(self, model, ids, rows, role):
         self.ids = ids
@@ -55,15 +66,17 @@ class Group:
         self.rows = _index(rows)
         self.key = (role, tuple(ids))
         first = self.jmodels[0]
-        self.batched = isinstance(first, BATCHED)
+        self.unit = unit_entry(first._S_col) if isinstance(first, BATCHED) else None
+        self.batched = isinstance(first, BATCHED) and (role == "calc" or self.unit is not None)
         self.nq, self.nv = first.nq, first.nv
         self.q_index = np.concatenate([np.arange(j.idx_q, j.idx_q + j.nq) for j in self.jmodels])
         self.v_index = np.concatenate([np.arange(j.idx_v, j.idx_v + j.nv) for j in self.jmodels])
         if self.batched:
             # the group's calc: the joint model itself, reading a (K, ..., nq) "q" at idx 0
-            self.template = type(first)()
+            self.template = copy.copy(first)
             self.template.setIndexes(first.id, 0, 0)
             self.scratch = self.template.createData()
+            self.prismatic = self.template.part == LINEAR
             if role == "calc":
                 # a calc group holds one family, each joint its own axis: S_col (K, 6), the
                 # joints' own transforms (their M), the placements' constants
@@ -79,13 +92,14 @@ def _affine_placements(model, first, ids):
     ``R = R0 + x @ RW``, ``X = X0 + x @ XW``, ``p = p0`` (revolute) or ``p0 + d pW`` (prismatic).
     Constants per joint ``(K, n, 9)`` / ``(K, n, 36)``, from ``liMi = jointPlacements[i] * M_J``
     with M_J linear in x (``M_J = (B0 + c Bc + s Bs, 0)`` or ``(I3, d e)``), e the joint's
-    axis."""
+    axis (e_k, or an unaligned joint's u as given)."""
     R0, RW, X0, XW, p0, pW = [], [], [], [], [], []
     for i in ids:
-        e = np.eye(3)[model.joints[i].axis]
+        jmodel = model.joints[i]
+        e = jmodel._S_col[jmodel.part]
         P = model.jointPlacements[i]
         RP, pP = P.rotation, P.translation
-        if isinstance(first, JointModelPrismaticTpl):
+        if first.part == LINEAR:
             R0.append(RP.reshape(9))
             RW.append(np.zeros((1, 9)))
             X0.append(se3_action_inverse(RP, pP).reshape(36))
@@ -123,13 +137,14 @@ def _linear_action_inverse(M, R, p):
 
 
 class AxisGroup:
-    """Every joint of one level, when all are frame-axis 1-dof joints (the ``BATCHED`` kinds),
-    as one group for the steps that differ between them only by the axis (ABA's calc_aba and
-    the S products): rows ``rows``, tangent entries ``v_index`` (one per joint), ``S (K, 6, 1)``
-    the joints' constant S stacked, ``columns`` the entry k of each joint's S = e_k (``joints``:
-    0 .. K-1, to pick ``x[joints, ..., columns]``; ``entry`` and ``diagonal`` pick the same with
-    basic indexing when every joint has one k), and the level's ``groups`` (each holds its
-    joints' data rows) as ``(key, rows of the level)``."""
+    """Every joint of one level, when all have S = sign e_k (the batched level groups,
+    ``Group.unit``), as one group for the steps that differ between them only by k and the sign
+    (ABA's calc_aba and the S products): rows ``rows``, tangent entries ``v_index`` (one per
+    joint), ``S (K, 6, 1)`` the joints' constant S stacked, ``columns`` the entry k of each
+    joint's S (``joints``: 0 .. K-1, to pick ``x[joints, ..., columns]``; ``entry`` and
+    ``diagonal`` pick the same with basic indexing when every joint has one k), ``sign`` the
+    signs ``(K,)`` (None when all are +1), and the level's ``groups`` (each holds its joints'
+    data rows) as ``(key, rows of the level)``."""
 
     def __init__(self, level):
         lo = level.rows.start
@@ -137,8 +152,8 @@ class AxisGroup:
         self.S = np.concatenate([np.broadcast_to(g.template._S, (len(g.ids), 6, 1))
                                  for g in level.groups])
         self.S.flags.writeable = False
-        self.columns = np.concatenate([np.full(len(g.ids), g.template.part.start
-                                               + g.template.axis) for g in level.groups])
+        self.columns = np.concatenate([np.full(len(g.ids), g.unit[0]) for g in level.groups])
+        self.sign = signs(level.groups)
         self.joints = np.arange(len(self.columns))
         # x[entry]: entry k_j of each joint's 6-vector (or column k_j of its 6x6), x[diagonal]:
         # entry (k_j, k_j) of its 6x6; views when the level's joints share one k, else gathers
@@ -151,6 +166,16 @@ class AxisGroup:
         self.v_rows = _index(self.v_index.tolist())           # v_index, a slice if consecutive
         self.groups = [(g.key, slice(g.rows.start - lo, g.rows.stop - lo)) for g in level.groups]
         self.jmodels = [j for g in level.groups for j in g.jmodels]
+
+
+def signs(groups):
+    """The signs of the batched level groups' S = sign e_k, one per joint ``(K,)`` read-only, or
+    None when every sign is +1 (no product to take)."""
+    sign = np.concatenate([np.full(len(g.ids), g.unit[1]) for g in groups])
+    if (sign == 1.0).all():
+        return None
+    sign.flags.writeable = False
+    return sign
 
 
 class Level:
@@ -170,9 +195,10 @@ class Level:
         start = 0
         while start < len(ids):
             end = start + 1
-            kind = type(model.joints[ids[start]])
-            if isinstance(model.joints[ids[start]], BATCHED):
-                while end < len(ids) and type(model.joints[ids[end]]) is kind:
+            first = model.joints[ids[start]]
+            if isinstance(first, BATCHED) and unit_entry(first._S_col) is not None:
+                while end < len(ids) and type(model.joints[ids[end]]) is type(first) and \
+                        np.array_equal(model.joints[ids[end]]._S_col, first._S_col):
                     end += 1
             self.groups.append(Group(model, ids[start:end], range(lo + start, lo + end), "aba"))
             start = end
@@ -192,9 +218,10 @@ class Level:
 
 
 def _kind_key(model, i):
+    """Where joint i goes in its level: by class, the ``BATCHED`` ones of one S together."""
     jmodel = model.joints[i]
-    return (type(jmodel).__name__, i) if not isinstance(jmodel, BATCHED) else \
-        (type(jmodel).__name__, -1)
+    return (type(jmodel).__name__, (i,)) if not isinstance(jmodel, BATCHED) else \
+        (type(jmodel).__name__, tuple(jmodel._S_col.tolist()))
 
 
 def _family(jmodel, i):
@@ -268,7 +295,8 @@ class Tree:
 
     def _fields(self):
         return [x for P in self.placements for x in (P.rotation, P.translation)] + \
-            [x for Y in self.inertias for x in (Y.mass, Y.lever, Y.inertia)]
+            [x for Y in self.inertias for x in (Y.mass, Y.lever, Y.inertia)] + \
+            [j._S_col for j in self.joints if isinstance(j, BATCHED)]
 
     def current(self, model):
         """Whether the constants still describe ``model`` (see the module docstring)."""
