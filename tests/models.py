@@ -1,7 +1,8 @@
 """The models every algorithm test runs on, built in pinref and in Pinocchio, plus random states.
 
 ``MODEL_NAMES``: the tutorial chain (free-flyer + 2 RY), Pinocchio's sample manipulator and
-humanoid, and two seeded random branching trees that use every joint type of pinref.joints.
+humanoid, two seeded random branching trees that use every joint type of pinref.joints, and
+"signed", a tree of 1-dof joints whose S is +-e_k (``signed_tree``).
 """
 
 import zlib
@@ -13,7 +14,7 @@ import pinref
 from conftest import assert_close
 from pinref.compare import to_pinocchio
 
-MODEL_NAMES = ["tutorial", "manipulator", "humanoid", "tree0", "tree1"]
+MODEL_NAMES = ["tutorial", "manipulator", "humanoid", "tree0", "tree1", "signed"]
 
 
 def random_tree(seed):
@@ -41,6 +42,37 @@ def random_tree(seed):
         placement = pinref.SE3.Random(rng=rng)
         jid = model.addJoint(parent, jmodel, placement, f"j{k}_{jmodel.shortname()[10:]}")
         model.appendBodyToJoint(jid, pinref.Inertia.Random(rng=rng), pinref.SE3.Random(rng=rng))
+    return model
+
+
+def signed_tree():
+    """A free-flyer and four chains of 1-dof joints: frame-axis joints, and unaligned ones about
+    -e_k or +e_k (S = +-e_k: what a URDF axis "0 0 -1" loads), with one unaligned joint about a
+    general axis among them (its calc runs with its family, its calc_aba alone); random
+    placements and physical inertias. The chains hang from the free-flyer, so each level mixes
+    kinds, signs and axes (level 1 holds two joints about -e_z, level 2 the general axis)."""
+    rng = np.random.default_rng(7)
+    J = pinref.joints
+    e = np.eye(3)
+    chains = [[J.JointModelRevoluteUnaligned(-e[2]), J.JointModelRY(),
+               J.JointModelPrismaticUnaligned(-e[0]), J.JointModelRevoluteUnaligned(e[2])],
+              [J.JointModelRevoluteUnaligned(-e[2]), J.JointModelRUBZ(),
+               J.JointModelRevoluteUnboundedUnaligned(-e[1]), J.JointModelRX()],
+              [J.JointModelRX(), J.JointModelRevoluteUnaligned(np.array([0.36, 0.48, 0.8])),
+               J.JointModelPZ(), J.JointModelRevoluteUnaligned(-e[1])],
+              [J.JointModelPZ(), J.JointModelRevoluteUnaligned(-e[1]),
+               J.JointModelRevoluteUnaligned(-e[1]), J.JointModelRY()]]
+    model = pinref.Model()
+    model.name = "signed"
+    model.addJoint(0, J.JointModelFreeFlyer(), pinref.SE3.Identity(), "root")
+    model.appendBodyToJoint(1, pinref.Inertia.Random(rng=rng), pinref.SE3.Random(rng=rng))
+    for c, chain in enumerate(chains):
+        parent = 1
+        for d, jmodel in enumerate(chain):
+            parent = model.addJoint(parent, jmodel, pinref.SE3.Random(rng=rng),
+                                    f"c{c}d{d}_{jmodel.shortname()[10:]}")
+            model.appendBodyToJoint(parent, pinref.Inertia.Random(rng=rng),
+                                    pinref.SE3.Random(rng=rng))
     return model
 
 
@@ -119,7 +151,7 @@ def build(name):
         model.addJoint(0, pinref.JointModelRY(), pinref.SE3.Identity(), "ry")
         model.appendBodyToJoint(1, pinref.Inertia(2.0, np.array([0.0, 0.0, -0.5]), np.eye(3) * 0.1))
         return model, to_pinocchio(model)
-    model = random_tree(int(name[4:]))
+    model = signed_tree() if name == "signed" else random_tree(int(name[4:]))
     return model, to_pinocchio(model)
 
 

@@ -90,3 +90,27 @@ def test_models_sharing_placements_follow_each_others_edits():
     ref = pin.computeGeneralizedGravity(pm, pm.createData(), q)
     _close(pinref.computeGeneralizedGravity(a, da, q), ref)
     _close(pinref.computeGeneralizedGravity(b, db, q), ref)
+
+
+@pytest.mark.parametrize("axis", [[0.0, 0.0, -1.0], [0.36, 0.48, 0.8]], ids=["minus_z", "general"])
+def test_reassigned_axis_reaches_every_algorithm(axis):
+    """An unaligned joint's axis set after a first call (``jmodel.axis = ...``): the Tree holds
+    the joint's placement constants and its group (S = +-e_k or not), so it must rebuild them.
+    The Data is created after the edit: a joint data's S is the axis at createData, in
+    Pinocchio as in pinref."""
+    m = pinref.buildSampleModelManipulator()
+    old = m.joints[3]
+    m.joints[3] = pinref.JointModelRevoluteUnaligned(np.array([0.0, -1.0, 0.0]))
+    m.joints[3].setIndexes(3, old.idx_q, old.idx_v)
+    rng = np.random.default_rng(5)
+    q, v, tau = (rng.uniform(-1, 1, m.nv) for _ in range(3))
+    before = pinref.aba(m, m.createData(), q, v, tau)
+    m.joints[3].axis = np.array(axis)
+    d = m.createData()
+    pm = pinref.to_pinocchio(m)
+    pd = pm.createData()
+    ddq = pinref.aba(m, d, q, v, tau)
+    assert np.abs(ddq - before).max() > 1e-6
+    _close(ddq, pin.aba(pm, pd, q, v, tau))
+    _close(pinref.rnea(m, d, q, v, tau), pin.rnea(pm, pd, q, v, tau))
+    _close(pinref.crba(m, d, q), pin.crba(pm, pd, q))
