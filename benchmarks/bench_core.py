@@ -2,9 +2,9 @@
 
 Ratios (pinref / pin, same run): one state and B states (one batched pinref call against pin in
 a Python loop, per state) for rnea, crba, aba, computeRNEADerivatives and computeABADerivatives
-on the humanoid (and talos, panda from example-robot-data when it is installed); the
-2,000-step semi-implicit Euler loop ``ddq = aba(q, v, tau); v += dt ddq; q = integrate(q, dt v)``
-on the humanoid. The scaling on serial chains of N = 10 .. 160 (and the exponent of time in N)
+on the humanoid (and talos, panda and talos with every joint axis negated, from
+example-robot-data when it is installed); the 2,000-step semi-implicit Euler loop
+``ddq = aba(q, v, tau); v += dt ddq; q = integrate(q, dt v)`` on the humanoid. The scaling on serial chains of N = 10 .. 160 (and the exponent of time in N)
 is benchmarks/bench_scaling.py.
 
 Times are the least thread CPU time over interleaved rounds (``_common.best_per_call``): on a
@@ -14,6 +14,7 @@ Run: python benchmarks/bench_core.py [--batch 1000] [--robots]
 """
 
 import argparse
+import re
 
 import numpy as np
 import pinocchio as pin
@@ -38,6 +39,24 @@ def robot(name):
     except ImportError:
         return None
     pmodel = erd.load(name).model
+    return pinref.from_pinocchio(pmodel), pmodel
+
+
+def flipped(name):
+    """(pinref model, pin model) of an example-robot-data robot with every URDF joint axis
+    negated, loaded by pin (``axis xyz="0 0 1"`` -> ``"0 0 -1"``: RevoluteUnaligned joints about
+    -e_k, in pin and in pinref), or None if not installed. The same tree and inertias as
+    ``robot(name)``."""
+    try:
+        from example_robot_data.robots_loader import ROBOTS
+    except ImportError:
+        return None
+    loader = ROBOTS[name]()
+    with open(loader.df_path) as f:
+        text = re.sub(r'(<axis\s+xyz=")([^"]*)"', lambda m: m.group(1) + " ".join(
+            repr(-float(x) + 0.0) for x in m.group(2).split()) + '"', f.read())
+    root = (pin.JointModelFreeFlyer(),) if loader.free_flyer else ()
+    pmodel = pin.buildModelFromXML(text, *root)
     return pinref.from_pinocchio(pmodel), pmodel
 
 
@@ -81,7 +100,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--batch", type=int, default=1000)
     parser.add_argument("--robots", action="store_true",
-                        help="add talos and panda (example-robot-data)")
+                        help="add talos, panda and talos with every axis negated "
+                             "(example-robot-data)")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     models = {"humanoid": sample_models("humanoid")}
@@ -90,6 +110,9 @@ def main():
             loaded = robot(name)
             if loaded is not None:
                 models[name] = loaded
+        loaded = flipped("talos")
+        if loaded is not None:
+            models["talos, axes negated"] = loaded
     ratios(models, args.batch, rng)
     loop_ratio(rng)
 
