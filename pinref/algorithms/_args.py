@@ -111,7 +111,8 @@ def check_data(model, data=NO_DATA):
         nq, nv, njoints = data.model_structure[:3]
         raise DataModelMismatchError(
             f"data: this Data was created for another model (njoints {njoints}, nq {nq}, nv "
-            f"{nv}, or other parents or joint types) than {model.name or 'this model'!r} "
+            f"{nv}, or other parents, joint types or joint axes) than "
+            f"{model.name or 'this model'!r} "
             f"(njoints {model.njoints}, nq {model.nq}, nv {model.nv}); create its Data with "
             "model.createData()")
 

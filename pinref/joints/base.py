@@ -77,6 +77,11 @@ class JointModel:
     nv = 0
     lie_group = None
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # what a Data depends on (Model.structure): the class, and an unaligned joint's axis
+        cls.structure_key = cls
+
     def __init__(self):
         self.id = -1
         self._set_indexes(0, 0)

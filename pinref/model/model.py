@@ -16,6 +16,8 @@ from ..joints.liegroup import UNIT_NORM_TOLERANCE
 from ..spatial import SE3, Inertia, Motion
 from ..spatial._kernels import as_array, type_name, unit_norm_error
 from .containers import StdMap_String_VectorXd
+
+_STRUCTURE_KEY = operator.attrgetter("structure_key")   # the joint's class (and axis)
 from .frame import ALL_FRAME_TYPES, Frame, FrameType
 
 _DOUBLE_MAX = np.finfo(float).max
@@ -354,11 +356,12 @@ class Model:
         return self.existFrame(name, FrameType.BODY)
 
     def structure(self):
-        """What a Data depends on: sizes, parents and joint types. A Data created for a model
-        of another structure is refused (``DataModelMismatchError``), as Pinocchio refuses it.
-        Placements, inertias, limits and frames may change after ``createData``."""
+        """What a Data depends on: sizes, parents, joint types and the unaligned joints' axes
+        (their joint data's S, and how the model's Tree groups them). A Data created for a
+        model of another structure is refused (``DataModelMismatchError``), as Pinocchio
+        refuses it. Placements, inertias, limits and frames may change after ``createData``."""
         return (self.nq, self.nv, self.njoints, tuple(self.parents),
-                tuple(map(type, self.joints)))
+                tuple(map(_STRUCTURE_KEY, self.joints)))
 
     def createData(self):
         """``Data(self)``."""

@@ -11,6 +11,7 @@ import pinocchio as pin
 import pytest
 
 import pinref
+from models import build
 
 
 def _mass(m):
@@ -114,3 +115,19 @@ def test_reassigned_axis_reaches_every_algorithm(axis):
     _close(ddq, pin.aba(pm, pd, q, v, tau))
     _close(pinref.rnea(m, d, q, v, tau), pin.rnea(pm, pd, q, v, tau))
     _close(pinref.crba(m, d, q), pin.crba(pm, pd, q))
+
+
+def test_a_data_created_before_an_axis_change_is_refused():
+    """A joint data's S is the axis at createData and the Tree regroups the joint: an older Data
+    is one of another model (DataModelMismatchError naming the fix), whichever the algorithm."""
+    rm, _ = build("signed")
+    d = rm.createData()
+    q = pinref.neutral(rm)
+    pinref.rnea(rm, d, q, np.zeros(rm.nv), np.zeros(rm.nv))
+    rm.joints[2].axis = np.array([1.0, 0.0, 0.0])
+    for call in (lambda: pinref.rnea(rm, d, q, np.zeros(rm.nv), np.zeros(rm.nv)),
+                 lambda: pinref.crba(rm, d, q),
+                 lambda: pinref.aba(rm, d, q, np.zeros(rm.nv), np.zeros(rm.nv))):
+        with pytest.raises(pinref.errors.DataModelMismatchError, match="joint axes.*createData"):
+            call()
+    pinref.rnea(rm, rm.createData(), q, np.zeros(rm.nv), np.zeros(rm.nv))
