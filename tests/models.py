@@ -2,7 +2,8 @@
 
 ``MODEL_NAMES``: the tutorial chain (free-flyer + 2 RY), Pinocchio's sample manipulator and
 humanoid, two seeded random branching trees that use every joint type of pinref.joints, and
-"signed", a tree of 1-dof joints whose S is +-e_k (``signed_tree``).
+"signed", a free-flyer and chains of 1-dof joints whose S is +-e_k, with one about a general
+axis (``signed_tree``).
 """
 
 import zlib

@@ -69,8 +69,9 @@ def _parts(level, data, shape):
 
 def _axes_calc_aba(axes, data, armature, arm, Ia, update_I):
     """``jmodel.calc_aba(jdata, armature_i, Ia_i, update_I)`` for every joint of a level of
-    joints with S_i = sign e_k at once, as their ``FrameAxisJointModel.calc_aba`` (sign +1)
-    (``Ia (K, *batch, 6, 6)`` updated in place; ``arm``: ``armature`` as ``(nv, 1 * nb)``);
+    joints with S_i = sign e_k at once, as their own calc_aba computes it
+    (``FrameAxisJointModel.calc_aba``; an unaligned one's ``U = I[:, part] u``, here sign times
+    column k) (``Ia (K, *batch, 6, 6)`` updated in place; ``arm``: ``armature`` as ``(nv, 1 * nb)``);
     writes the joints' U, StU, Dinv, UDinv and returns ``(Dinv (K, *batch, 1, 1), UDinv (K,
     *batch, 6, 1))``."""
     # U_i = Ia_i S_i = sign Ia_i[:, k] ; StU_i = S_i^T U_i + armature_i = Ia_i[k, k] + armature_i

@@ -3,9 +3,12 @@
 Pinocchio's passes visit the joints one by one in index order (forward) or reverse index order
 (backward). A joint's step reads only its parent's values, so every joint of one depth (a tree
 *level*) can take its step at once. ``Tree(model)`` orders the joints level by level and, within
-a level, by joint kind (the joint class, for the kinds whose ``calc`` runs on a whole group:
-``BATCHED``; every other joint is a group of its own), so that the rows of one level and of one
-group are slices of the stacked caches (``pinref/model/stacks.py``).
+a level, by joint kind (for the kinds whose ``calc`` runs on a whole group, ``BATCHED``: the
+joint class and its S column, so that the joints of one S are neighbours; every other joint is a
+group of its own, and so is a ``BATCHED`` joint about a general axis in the level steps), so
+that the rows of one level and of one group are slices of the stacked caches
+(``pinref/model/stacks.py``). The calc runs once per ``BATCHED`` class for the whole tree
+(``Tree.kinds``), whatever the axes.
 
 Children add into their parent in Pinocchio's order, the decreasing joint index: ``rounds`` of a
 level split it so that round r holds the r-th child (by decreasing index) of every parent, and no
@@ -180,8 +183,8 @@ def signs(groups):
 
 class Level:
     """The joints of one depth: rows ``rows`` of the caches, their parents' rows, groups, rounds;
-    ``axes``: the level as one :class:`AxisGroup` (None unless every joint is a ``BATCHED``
-    one)."""
+    ``axes``: the level as one :class:`AxisGroup` (None unless every joint has S = +-e_k, a
+    batched level group)."""
 
     def __init__(self, model, pos, ids, lo):
         self.ids = ids
