@@ -12,9 +12,11 @@ Every error is a :class:`PinrefError` and also the builtin a caller would catch:
 - :class:`NotPositiveDefiniteError` -> ``ArithmeticError`` (a joint-space inertia block
   ``S^T Ia S + armature`` that cannot be inverted)
 
-and two warnings: :class:`InertiaWarning` (a ``UserWarning``), for a physically inconsistent
-inertia that Pinocchio accepts and pinref therefore loads, and :class:`NonFiniteResultWarning`
-(a ``RuntimeWarning``), for NaN or infinity an algorithm computed from finite input.
+and three warnings: :class:`InertiaWarning` (a ``UserWarning``), for a physically inconsistent
+inertia that Pinocchio accepts and pinref therefore loads; :class:`AxisWarning` (a
+``UserWarning``), for an unaligned joint axis that is not of unit length; and
+:class:`NonFiniteResultWarning` (a ``RuntimeWarning``), for NaN or infinity an algorithm
+computed from finite input.
 
 A message names the argument or joint, says what was expected and, where one exists, the fix.
 """
@@ -102,3 +104,11 @@ class NotPositiveDefiniteError(PinrefError, ArithmeticError):
 class InertiaWarning(UserWarning):
     """An inertia Pinocchio accepts but no rigid body has (triangle inequality, a negative
     principal moment, an indefinite matrix); raised as :class:`InertiaError` with ``strict=True``."""
+
+
+class AxisWarning(UserWarning):
+    """An unaligned joint's axis (``JointModelRevoluteUnaligned(axis)`` and its siblings keep it
+    as given, as Pinocchio does) that is not of unit length: the joint's M is then no rigid
+    motion, and Pinocchio's algorithms disagree with one another on such a model (its crba is
+    not the M its rnea implies). pinref's agree with Pinocchio's rnea and aba, not with its crba
+    and what builds on it (computeMinverse, the derivatives, the Coriolis matrix, ccrba)."""

@@ -20,10 +20,11 @@ elsewhere the evaluation is elementwise, or a stacked product of per-state matri
 """
 
 import math
+import warnings
 
 import numpy as np
 
-from ..errors import ModelError, NonFiniteError, ShapeError
+from ..errors import AxisWarning, ModelError, NonFiniteError, ShapeError
 from ..spatial import Motion, _kernels
 from ..spatial._kernels import ANGULAR, LINEAR, skew
 from .base import JointData, JointModel
@@ -242,10 +243,12 @@ class UnalignedJointModel(JointModel):
     normalised**), ``(x, y, z)`` (normalised). Subclasses compute their constants in
     ``_set_axis`` and give ``part`` (the half of a motion u is in) and ``_transform(qs)`` (the
     joint's M), as ``FrameAxisJointModel`` does, for the model's Tree to run their calc by
-    group (``tree.BATCHED``).
+    group (``tree.BATCHED``). ``rotates_about_axis``: M_J rotates about u, so a u that is not
+    of unit length makes M_J no rotation (AxisWarning); a prismatic joint only scales its d.
     """
 
     calc_writes_joint_v = True
+    rotates_about_axis = True
 
     def __init__(self, *args, axis=None):
         super().__init__()
@@ -269,9 +272,17 @@ class UnalignedJointModel(JointModel):
     @axis.setter
     def axis(self, value):
         self._axis = check_axis(value, self.classname())
+        norm = math.sqrt(float(self._axis @ self._axis))
+        if self.rotates_about_axis and abs(norm - 1.0) > 1e-10:
+            warnings.warn(
+                f"{self.classname()}: axis {self._axis.tolist()} has length {norm:.6g}; it is kept "
+                "as given, as Pinocchio keeps it, so the joint's M is no rotation and Pinocchio's "
+                "crba disagrees with its own rnea on this model (errors.AxisWarning). Pass a "
+                "unit axis, or (x, y, z) to normalise it.", AxisWarning, stacklevel=3)
         self._axis_col = read_only(self._axis[:, None])
         self._axis_row = read_only(self._axis[None, :])
         self._set_axis(self._axis)
+        self.structure_key = (type(self), tuple(self._axis.tolist()))
         _kernels.SETATTR_COUNT[0] += 1        # a model's Tree holds constants of the axis
 
     def _set_axis(self, u):

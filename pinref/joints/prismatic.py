@@ -50,6 +50,7 @@ class JointModelPrismaticUnaligned(UnalignedJointModel):
     nv = 1
     part = LINEAR
     lie_group = VectorSpace(1)
+    rotates_about_axis = False
 
     def _set_axis(self, u):
         self._S = motion_subspace(linear=self._axis_col)

@@ -2,13 +2,14 @@
 (design.md §5), and leaves no half-written result behind."""
 
 import pickle
+import warnings
 
 import numpy as np
 import pytest
 
 import pinref
-from pinref.errors import (ModelError, NonFiniteError, NotPositiveDefiniteError, PinrefError,
-                           ShapeError)
+from pinref.errors import (AxisWarning, ModelError, NonFiniteError, NotPositiveDefiniteError,
+                           PinrefError, ShapeError)
 from pinref.joints import JOINT_TYPES
 
 IDS = [factory().shortname() for factory in JOINT_TYPES]
@@ -205,3 +206,43 @@ def test_armature_can_make_the_block_positive_definite():
     jm.calc(jd, jm.neutral())
     jm.calc_aba(jd, np.full(3, 1.0), np.zeros((6, 6)), True)
     assert np.allclose(jd.Dinv, np.eye(3))
+
+
+# --- an axis kept as given that is not of unit length -------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["JointModelRevoluteUnaligned",
+                                  "JointModelRevoluteUnboundedUnaligned",
+                                  "JointModelHelicalUnaligned"])
+def test_a_rotation_axis_not_of_unit_length_warns(name):
+    with pytest.warns(AxisWarning, match=rf"{name}: axis \[0.0, 0.0, -2.0\] has length 2.*"
+                                         r"Pass a unit axis"):
+        getattr(pinref, name)(np.array([0.0, 0.0, -2.0]))
+
+
+def test_unit_axes_and_a_scaled_prismatic_axis_are_silent():
+    """(x, y, z) is normalised; a prismatic joint's long axis scales its d and nothing else."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pinref.JointModelRevoluteUnaligned(np.array([0.0, 0.6, 0.8]))
+        pinref.JointModelRevoluteUnaligned(0.0, 0.0, -2.0)
+        pinref.JointModelPrismaticUnaligned(np.array([0.0, 0.0, -2.0]))
+
+
+def test_why_a_long_rotation_axis_warns():
+    """On a joint about a long axis, Pinocchio 3.8.0's crba is not the M its own rnea implies
+    (its inertia action assumes a rotation); pinref's crba is."""
+    import pinocchio as pin
+
+    model = pinref.buildSampleModelManipulator()
+    old = model.joints[3]
+    with pytest.warns(AxisWarning):
+        model.joints[3] = pinref.JointModelRevoluteUnaligned(np.array([0.0, 0.0, -2.0]))
+    model.joints[3].setIndexes(3, old.idx_q, old.idx_v)
+    pm = pinref.to_pinocchio(model)
+    pd = pm.createData()
+    q, zero = np.linspace(-1.0, 1.0, model.nv), np.zeros(model.nv)
+    g = pin.rnea(pm, pd, q, zero, zero).copy()
+    M_rnea = np.stack([pin.rnea(pm, pd, q, zero, e) - g for e in np.eye(model.nv)], axis=1)
+    assert np.abs(pin.crba(pm, pd, q) - M_rnea).max() > 0.1
+    assert np.abs(pinref.crba(model, model.createData(), q) - M_rnea).max() < 1e-12
