@@ -166,6 +166,7 @@ def test_indexes_and_slices_follow_each_other():
 
 # --- constructors and type-specific attributes -----------------------------------------------
 
+@pytest.mark.filterwarnings("ignore::pinref.errors.AxisWarning")  # long axes kept as given
 @pytest.mark.parametrize("name", ["JointModelRevoluteUnaligned", "JointModelPrismaticUnaligned"])
 def test_unaligned_constructors_normalise_scalars_not_vectors(name):
     ours_cls, pins_cls = getattr(pinref, name), getattr(pin, name)
@@ -176,12 +177,14 @@ def test_unaligned_constructors_normalise_scalars_not_vectors(name):
     assert_close(ours_cls().axis, [1.0, 0.0, 0.0], what="default")
 
 
+@pytest.mark.filterwarnings("ignore::pinref.errors.AxisWarning")  # long axes kept as given
 def test_unbounded_unaligned_constructors():
     assert_close(pinref.JointModelRevoluteUnboundedUnaligned().axis, [1.0, 0.0, 0.0])
     assert_close(pinref.JointModelRevoluteUnboundedUnaligned(0.0, 3.0, 4.0).axis, [0, 0.6, 0.8])
     assert_close(pinref.JointModelRevoluteUnboundedUnaligned([0.0, 3.0, 4.0]).axis, [0, 3, 4])
 
 
+@pytest.mark.filterwarnings("ignore::pinref.errors.AxisWarning")  # long axes kept as given
 def test_helical_constructors_and_pitch():
     assert pinref.JointModelHX().pitch == 0.0  # Pinocchio's HX() leaves pitch uninitialised
     assert pinref.JointModelHY(0.5).pitch == pin.JointModelHY(0.5).pitch == 0.5

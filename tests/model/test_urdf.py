@@ -368,7 +368,8 @@ def test_pins_positional_overloads():
 def test_the_load_is_linear_in_the_number_of_joints():
     """Issue 13 item 13: 2,000 joints took 2.2 s and 10,000 joints 39 s (addFrame scanned every
     frame for its name). Five times the joints must cost about five times the CPU time, not 25:
-    the bound 8 leaves room for noise (the old loader measured 12 here)."""
+    the bound 8 leaves room for noise (the old loader measured 12 here). Each size keeps its
+    least CPU time over three interleaved rounds: one round on a busy machine measured 9.5."""
     import sys
     import time
 
@@ -383,4 +384,5 @@ def test_the_load_is_linear_in_the_number_of_joints():
         return time.process_time() - start
 
     cpu(50)  # warm up
-    assert cpu(2500) / cpu(500) < 8
+    small, large = zip(*((cpu(500), cpu(2500)) for _ in range(3)))
+    assert min(large) / min(small) < 8
