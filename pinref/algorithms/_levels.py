@@ -156,9 +156,9 @@ def joint_calc(T, data, q, v, shape, actions=True):
     writes the joints' data and ``data.liMi`` and returns a :class:`Kinematics`.
 
     The fixed-axis 1-dof joints of one kind (``tree.BATCHED``) evaluate liMi and X as affine
-    maps of their coordinates (``Tree``'s ``affine`` constants, evaluated elementwise for the whole kind, so
-    that a state gives the same bits alone or in a batch); any other joint runs its own
-    ``calc`` and the SE3 product. With ``actions=False`` (a pass that never moves a motion
+    maps of their coordinates (``Tree``'s ``affine`` constants, evaluated elementwise for the
+    whole kind, so that a state gives the same bits alone or in a batch); any other joint runs
+    its own ``calc`` and the SE3 product. With ``actions=False`` (a pass that never moves a motion
     into a child frame: placements only) ``X`` is not built and ``kin.X`` is None."""
     qT, vT = T.rows
     n, nb, B = len(T.tree.order), len(shape), math.prod(shape)

@@ -194,14 +194,12 @@ class FrameAxisJointModel(JointModel):
 
     S = e_axis placed in the ``part`` (ANGULAR or LINEAR) half of a motion, constant;
     v = q_dot S ; c = 0. Subclasses give ``_transform(qs)`` (the joint's M) and the initial
-    ``_neutral_q`` of a fresh JointData. ``calc_writes_joint_v``: calc(q, v) writes joint_v
-    (the model's Tree runs the calc of a whole group of these joints, ``tree.BATCHED``).
+    ``_neutral_q`` of a fresh JointData.
     """
 
     nv = 1
     axis = 0
     part = ANGULAR
-    calc_writes_joint_v = True
     _neutral_q = None
 
     def __init_subclass__(cls, **kwargs):
@@ -247,7 +245,6 @@ class UnalignedJointModel(JointModel):
     of unit length makes M_J no rotation (AxisWarning); a prismatic joint only scales its d.
     """
 
-    calc_writes_joint_v = True
     rotates_about_axis = True
 
     def __init__(self, *args, axis=None):
@@ -256,11 +253,11 @@ class UnalignedJointModel(JointModel):
         if axis is not None and args:
             raise ShapeError(f"{owner}: give the axis once, as a vector or as x, y, z")
         if axis is not None or len(args) == 1:
-            self.axis = args[0] if axis is None else axis
+            self._assign_axis(args[0] if axis is None else axis)
         elif len(args) == 3:
-            self.axis = normalized_axis(*args, owner)
+            self._assign_axis(normalized_axis(*args, owner))
         elif not args:
-            self.axis = unit_vector(0)
+            self._assign_axis(unit_vector(0))
         else:
             raise ShapeError(f"{owner}: takes (), (axis) or (x, y, z), got {len(args)} arguments")
 
@@ -271,6 +268,11 @@ class UnalignedJointModel(JointModel):
 
     @axis.setter
     def axis(self, value):
+        self._assign_axis(value)
+
+    def _assign_axis(self, value):
+        """Set u and the constants of the axis; AxisWarning, at the line of the constructor or
+        of the assignment (two frames up), for a rotation axis not of unit length."""
         self._axis = check_axis(value, self.classname())
         norm = math.sqrt(float(self._axis @ self._axis))
         if self.rotates_about_axis and abs(norm - 1.0) > 1e-10:

@@ -76,6 +76,7 @@ class JointModel:
     nq = 0
     nv = 0
     lie_group = None
+    calc_writes_joint_v = True   # calc(q, v) writes joint_v (the Tree's grouped calc reads it)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

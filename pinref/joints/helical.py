@@ -115,9 +115,9 @@ class JointModelHelicalUnaligned(UnalignedJointModel):
             raise ShapeError(f"{owner}: takes (), (axis), (axis, pitch) or (x, y, z, pitch)")
         self._pitch = check_scalar(args[-1], owner, "pitch") if len(args) in (2, 4) else 0.0
         if len(args) == 4:
-            self.axis = normalized_axis(*args[:3], owner)
+            self._assign_axis(normalized_axis(*args[:3], owner))
         else:
-            self.axis = args[0] if args else unit_vector(0)
+            self._assign_axis(args[0] if args else unit_vector(0))
 
     @property
     def pitch(self):

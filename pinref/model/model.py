@@ -16,10 +16,9 @@ from ..joints.liegroup import UNIT_NORM_TOLERANCE
 from ..spatial import SE3, Inertia, Motion
 from ..spatial._kernels import as_array, type_name, unit_norm_error
 from .containers import StdMap_String_VectorXd
-
-_STRUCTURE_KEY = operator.attrgetter("structure_key")   # the joint's class (and axis)
 from .frame import ALL_FRAME_TYPES, Frame, FrameType
 
+_STRUCTURE_KEY = operator.attrgetter("structure_key")   # the joint's class (and axis)
 _DOUBLE_MAX = np.finfo(float).max
 _FLOAT = np.dtype(float)                 # (real_array returns such an array as it is)
 

@@ -200,8 +200,8 @@ class Level:
             end = start + 1
             first = model.joints[ids[start]]
             if isinstance(first, BATCHED) and unit_entry(first._S_col) is not None:
-                while end < len(ids) and type(model.joints[ids[end]]) is type(first) and \
-                        np.array_equal(model.joints[ids[end]]._S_col, first._S_col):
+                kind = _kind_key(model, ids[start])           # the class and S
+                while end < len(ids) and _kind_key(model, ids[end]) == kind:
                     end += 1
             self.groups.append(Group(model, ids[start:end], range(lo + start, lo + end), "aba"))
             start = end
