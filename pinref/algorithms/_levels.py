@@ -15,8 +15,9 @@ import math
 
 import numpy as np
 
-from ..errors import NotPositiveDefiniteError
-from ..joints._axis import affine_eval
+from ..joints._axis import affine_eval, signed
+from ..joints.base import joint_axis_first as _rows
+from ..joints.base import scatter, segments, tangent_rows
 from ..model.tree import tree
 from ..spatial import Motion
 from ..spatial._kernels import motion_action, motion_dual_action, se3_action_inverse
@@ -32,7 +33,7 @@ class Walk:
 
     def __init__(self, model, q, v):
         self.tree = tree(model)
-        self.levels = self.tree.levels
+        self.levels, self.blocks = self.tree.levels, self.tree.blocks
         self.inertia_matrix = self.tree.inertia_matrix
         self.placement_rotation = self.tree.placement_rotation
         self.placement_translation = self.tree.placement_translation
@@ -73,12 +74,6 @@ def vecmat(x, A):
     return np.vecmat(x, A)
 
 
-def signed(sign, x):
-    """``sign_j x_j`` for joints ``x (K, ...)`` and their signs ``(K,)`` (``AxisGroup.sign``),
-    ``x`` itself when ``sign`` is None (every sign +1). Exact: a sign flips no bit but one."""
-    return x if sign is None else sign.reshape(sign.shape + (1,) * (x.ndim - 1)) * x
-
-
 def crm(m):
     """6x6 ``crm(m)`` with ``crm(a) b = a ^ b``."""
     return motion_action(m)
@@ -92,41 +87,6 @@ def crf(m):
 def action_inverse(R, p):
     """``X = liMi.actionInverse`` = ``[[R^T, -R^T [p]x], [0, R^T]]`` for rows ``(K, *batch)``."""
     return se3_action_inverse(R, p)
-
-
-def tangent_rows(x):
-    """``x (*shape, n)`` as a view ``(n, *shape)``: entries first, so that a group's entries are
-    one gather (``segments``) and ``x[..., v_i]`` can be written through it (a single state's
-    ``x`` is its own rows)."""
-    return x if x.ndim == 1 else np.moveaxis(x, -1, 0)
-
-
-def segments(xT, index, n, shape):
-    """The entries ``index`` (n per joint) of ``xT = tangent_rows(x)`` as ``(K, *shape, n)``."""
-    y = xT[index]
-    if n == 1 or not shape:
-        return y.reshape((len(index) // n,) + shape + (n,))
-    return np.moveaxis(y.reshape((len(index) // n, n) + shape), 1, -1)
-
-
-def scatter(outT, index, y, shape, add=False):
-    """``out[v_i] = y_i`` (``add``: ``+= y_i``) for a group's joints, through
-    ``outT = tangent_rows(out)``; ``y (K, *shape, n)``."""
-    if y.shape[-1] == 1:
-        y = y.reshape(y.shape[:-1])
-    elif not shape:
-        y = y.reshape(len(index))
-    else:
-        y = np.moveaxis(y, -1, 1).reshape((len(index),) + shape)
-    if add:
-        outT[index] += y
-    else:
-        outT[index] = y
-
-
-def _rows(x, tail):
-    """A joint data field: the joint axis added in front, unless it is a constant (tail only)."""
-    return x if x.ndim == tail else x[None]
 
 
 class Kinematics:
@@ -257,34 +217,3 @@ def subspace_times(level, S, xT, shape):
     parts = [matvec(S_g, segments(xT, group.v_index, group.nv, shape))
              for group, S_g in zip(level.groups, S)]
     return level_array(level, parts, shape, 6)
-
-
-def joint_calc_aba(level, data, armature, Ia, shape):
-    """``jmodel.calc_aba(jdata, armature_i, Ia_i, update_I = parent > 0)`` for every joint of
-    the level, one call per group (``Ia (K, *shape, 6, 6)``, the level's rows of Yaba, updated
-    in place); returns per group ``(Dinv, UDinv)`` with the joint axis first."""
-    out = []
-    lo = level.rows.start
-    for group in level.groups:
-        I = Ia[group.rows.start - lo:group.rows.stop - lo]
-        if group.batched:
-            tmp = group.scratch
-            arm = armature[group.v_index].reshape((len(group.ids),) + (1,) * len(shape) + (1, 1))
-            try:
-                group.template.calc_aba(tmp, arm, I, level.has_parent)
-            except NotPositiveDefiniteError:
-                _raise_for_joint(group, data, armature, I)
-            data.joint_rows[group.key].write(U=tmp.U, StU=tmp.StU, Dinv=tmp.Dinv,
-                                             UDinv=tmp.UDinv)
-            out.append((tmp.Dinv, tmp.UDinv))
-        else:
-            jmodel, jdata = group.jmodels[0], data.joints[group.ids[0]]
-            jmodel.calc_aba(jdata, armature[jmodel.v_slice], I[0], level.has_parent)
-            out.append((_rows(jdata.Dinv, 2), _rows(jdata.UDinv, 2)))
-    return out
-
-
-def _raise_for_joint(group, data, armature, I):
-    """The NotPositiveDefiniteError of the first joint of the group whose block fails."""
-    for k, jmodel in enumerate(group.jmodels):
-        jmodel.calc_aba(jmodel.createData(), armature[jmodel.v_slice], I[k].copy(), False)

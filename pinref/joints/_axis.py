@@ -234,6 +234,104 @@ class FrameAxisJointModel(JointModel):
                        I, update_I)
 
 
+def signed(sign, x):
+    """``sign_j x_j`` for joints ``x (K, ...)`` and their signs ``(K,)`` (``AxisBlock.sign``),
+    ``x`` itself when ``sign`` is None (every sign +1). Exact: a sign flips no bit but one."""
+    return x if sign is None else sign.reshape(sign.shape + (1,) * (x.ndim - 1)) * x
+
+
+def as_index(rows):
+    """``rows`` (row numbers) as a slice when they are consecutive, else an index array."""
+    rows = [int(r) for r in rows]
+    if rows == list(range(rows[0], rows[0] + len(rows))):
+        return slice(rows[0], rows[0] + len(rows))
+    return np.array(rows, dtype=np.intp)
+
+
+class AxisBlock:
+    """The 1-dof joints with S_i = sign e_k (every ``FrameAxisJointModel``, and an unaligned
+    joint whose axis is +-e_k) of one tree level (or of the whole tree), as one block of the
+    level steps: the interface of :class:`pinref.joints.base.JointBlock`, for all of them in one
+    call. S_i^T f_i is sign times entry k of f_i, S_i x_i adds sign x_i into entry k, and
+    calc_aba is ``FrameAxisJointModel.calc_aba`` for them all at once.
+
+    The one table of entry and sign: ``rows`` (the joints' places in the arrays a step hands
+    the block), ``v`` their tangent entries, ``k`` and ``sign`` ``(K,)`` (None when every sign
+    is +1); ``entry``, ``column`` and ``diagonal`` pick entry k of their rows' 6-vectors,
+    column k and entry (k, k) of their 6x6 (basic indexing when they share one k and their
+    rows are consecutive). ``parts``: ``(key, rows)`` of the Tree groups that hold their joint
+    data; ``key`` names the block's own (the one group's when there is one)."""
+
+    def __init__(self, groups, jmodels, rows, units):
+        self.jmodels = jmodels
+        self.ids = tuple(j.id for j in jmodels)
+        K = len(jmodels)
+        self.rows = as_index(rows)
+        self.v = as_index([j.idx_v for j in jmodels])
+        k = np.array([unit[0] for unit in units], dtype=np.intp)
+        sign = np.array([unit[1] for unit in units], dtype=float)
+        self.sign = None if (sign == 1.0).all() else sign
+        if self.sign is not None:
+            self.sign.flags.writeable = False
+        own = slice(None) if len(set(k.tolist())) == 1 else np.arange(K)
+        kk = int(k[0]) if isinstance(own, slice) else k
+        self.column, self.diagonal = (own, Ellipsis, kk), (own, Ellipsis, kk, kk)
+        if isinstance(own, slice) and isinstance(self.rows, slice):
+            self.entry = (self.rows, Ellipsis, kk)
+        else:
+            self.entry = (np.asarray(rows, dtype=np.intp), Ellipsis, k)
+        self.parts, start = [], 0
+        for g in groups:
+            self.parts.append((g.key, slice(start, start + len(g.ids))))
+            start += len(g.ids)
+        self.key = groups[0].key if len(groups) == 1 else ("aba", self.ids)
+
+    def tangent(self, xT):
+        """``x_i = x[v_i]`` ``(K, *batch, 1)``."""
+        return xT[self.v][..., None]
+
+    def set_tangent(self, xT, y):
+        """``x[v_i] = y_i``."""
+        xT[self.v] = y[..., 0]
+
+    def St(self, data, f):
+        """``S_i^T f_i = sign_i f_i[k_i]`` for the rows ``f (K, *batch, 6)``."""
+        return signed(self.sign, f[self.entry])[..., None]
+
+    def add_S(self, data, out, x):
+        """``out_i += S_i x_i``: sign_i x_i added into entry k_i of the rows ``out``."""
+        out[self.entry] = out[self.entry] + signed(self.sign, x[..., 0])
+
+    def calc_aba(self, data, Ia, armature, update_I):
+        """``FrameAxisJointModel.calc_aba`` for every joint of the block: U_i = Ia_i S_i = sign_i
+        Ia_i[:, k_i] ; StU_i = Ia_i[k_i, k_i] + armature_i ; Dinv_i = 1 / StU_i ;
+        UDinv_i = U_i Dinv_i ; if update_I: Ia_i -= UDinv_i U_i^T. Writes the joints' U, StU,
+        Dinv, UDinv (``Ia (K, *batch, 6, 6)`` updated in place)."""
+        I = Ia[self.rows]
+        arm = armature[self.v]
+        StU = I[self.diagonal] + arm.reshape(arm.shape + (1,) * (I.ndim - 3))
+        if not np.minimum.reduce(StU, None) > 0:          # (NaN fails too)
+            for j, jmodel in enumerate(self.jmodels):
+                jmodel.calc_aba(jmodel.createData(), armature[jmodel.v_slice], I[j].copy(), False)
+        U = I[self.column][..., None]
+        U = U.copy() if self.sign is None else signed(self.sign, U)
+        StU = StU[..., None, None]
+        Dinv = 1.0 / StU
+        UDinv = U * Dinv
+        if update_I:
+            I -= UDinv * U.mT
+            if not isinstance(self.rows, slice):
+                Ia[self.rows] = I
+        data.joint_rows[self.key].write(U=U, StU=StU, Dinv=Dinv, UDinv=UDinv)
+        if len(self.parts) > 1:
+            for key, g in self.parts:
+                data.joint_rows[key].write(U=U[g], StU=StU[g], Dinv=Dinv[g], UDinv=UDinv[g])
+
+    def joint_field(self, data, name):
+        """The joints' ``name`` (Dinv, UDinv, ...) as calc_aba wrote it, joint axis first."""
+        return data.joint_rows[self.key].fields[name]
+
+
 class UnalignedJointModel(JointModel):
     """A joint about (or along) one axis ``u`` given by the user; the axis can be reassigned.
 

@@ -273,3 +273,80 @@ class JointModel:
 
     def __repr__(self):
         return f"{self.shortname()}(id={self.id}, idx_q={self.idx_q}, idx_v={self.idx_v})"
+
+
+def tangent_rows(x):
+    """``x (*shape, n)`` as a view ``(n, *shape)``: entries first, so that a group's entries are
+    one gather (``segments``) and ``x[..., v_i]`` can be written through it (a single state's
+    ``x`` is its own rows)."""
+    return x if x.ndim == 1 else np.moveaxis(x, -1, 0)
+
+
+def segments(xT, index, n, shape):
+    """The entries ``index`` (n per joint) of ``xT = tangent_rows(x)`` as ``(K, *shape, n)``."""
+    y = xT[index]
+    if n == 1 or not shape:
+        return y.reshape((len(index) // n,) + shape + (n,))
+    return np.moveaxis(y.reshape((len(index) // n, n) + shape), 1, -1)
+
+
+def scatter(outT, index, y, shape, add=False):
+    """``out[v_i] = y_i`` (``add``: ``+= y_i``) for a group's joints, through
+    ``outT = tangent_rows(out)``; ``y (K, *shape, n)``."""
+    if y.shape[-1] == 1:
+        y = y.reshape(y.shape[:-1])
+    elif not shape:
+        y = y.reshape(len(index))
+    else:
+        y = np.moveaxis(y, -1, 1).reshape((len(index),) + shape)
+    if add:
+        outT[index] += y
+    else:
+        outT[index] = y
+
+
+def joint_axis_first(x, tail):
+    """A joint data field with the joint axis added in front, unless it is a constant (``tail``
+    axes only), which broadcasts as it is."""
+    return x if x.ndim == tail else x[None]
+
+
+class JointBlock:
+    """One joint of a tree level, of any kind, as the level steps see it (the joints with
+    S = sign e_k have :class:`pinref.joints._axis.AxisBlock`, the same interface): its S is
+    its data's, its ``calc_aba`` its own. The arrays a step hands a block have the joints of
+    the level (or of the tree) first; ``rows`` is this joint's place there. ``x_i`` below is
+    ``(1, *batch, nv)``; ``xT = tangent_rows(x)`` for a ``(..., nv)`` vector x."""
+
+    def __init__(self, jmodel, row):
+        self.jmodel, self.ids = jmodel, (jmodel.id,)
+        self.rows = slice(row, row + 1)
+        self.v = np.arange(jmodel.idx_v, jmodel.idx_v + jmodel.nv)
+
+    def tangent(self, xT):
+        """``x_i = x[v_i]``."""
+        return segments(xT, self.v, self.jmodel.nv, xT.shape[1:])
+
+    def set_tangent(self, xT, y):
+        """``x[v_i] = y_i``."""
+        scatter(xT, self.v, y, xT.shape[1:])
+
+    def St(self, data, f):
+        """``S_i^T f_i`` for the rows ``f (K, *batch, 6)``."""
+        return np.vecmat(f[self.rows], data.joints[self.ids[0]].S)
+
+    def add_S(self, data, out, x):
+        """``out_i += S_i x_i`` for the rows ``out (K, *batch, 6)``."""
+        out[self.rows] = out[self.rows] + np.matvec(data.joints[self.ids[0]].S, x)
+
+    def calc_aba(self, data, Ia, armature, update_I):
+        """``jmodel.calc_aba(jdata, armature_i, Ia_i, update_I)``: writes the joint's U, StU,
+        Dinv, UDinv; ``Ia (K, *batch, 6, 6)`` updated in place when ``update_I``."""
+        jmodel = self.jmodel
+        jmodel.calc_aba(data.joints[self.ids[0]], armature[jmodel.v_slice], Ia[self.rows.start],
+                        update_I)
+
+    def joint_field(self, data, name):
+        """The joint data's ``name`` (Dinv, UDinv, ...) with the joint axis first."""
+        return joint_axis_first(getattr(data.joints[self.ids[0]], name), 2)
+

@@ -31,7 +31,8 @@ import weakref
 
 import numpy as np
 
-from ..joints._axis import unit_entry
+from ..joints._axis import AxisBlock, unit_entry
+from ..joints.base import JointBlock
 from ..joints.prismatic import JointModelPrismaticTpl, JointModelPrismaticUnaligned
 from ..joints.revolute import JointModelRevoluteTpl
 from ..joints.revolute_unaligned import JointModelRevoluteUnaligned
@@ -182,7 +183,10 @@ def signs(groups):
 
 
 class Level:
-    """The joints of one depth: rows ``rows`` of the caches, their parents' rows, groups, rounds;
+    """The joints of one depth (``index``: its place in ``Tree.levels``): rows ``rows`` of the
+    caches, their parents' rows, groups, ``blocks`` (the joints of one kind whose S products
+    and calc_aba run in one call, each with the interface of
+    :class:`~pinref.joints.base.JointBlock`), rounds;
     ``axes``: the level as one :class:`AxisGroup` (None unless every joint has S = +-e_k, a
     batched level group)."""
 
@@ -207,6 +211,7 @@ class Level:
             start = end
         self.v_index = np.concatenate([g.v_index for g in self.groups])
         self.axes = AxisGroup(self) if all(g.batched for g in self.groups) else None
+        self.blocks = blocks(self.groups, lo)
         # rounds: (local indices of the children, their parents' rows), children of one parent in
         # decreasing index, round r taking the r-th of every parent
         children = {}
@@ -218,6 +223,20 @@ class Level:
             self.rounds.append((_index(local), _index([pos[model.parents[ids[k]]]
                                                         for k in local]),
                                 tuple(sorted((ids[k] for k in local), reverse=True))))
+
+
+def blocks(groups, lo):
+    """The blocks of the level steps for ``groups`` (rows from ``lo``): one
+    :class:`~pinref.joints._axis.AxisBlock` for every joint with S = sign e_k (the batched
+    level groups), one :class:`~pinref.joints.base.JointBlock` for each other joint, by first
+    row."""
+    axis = [g for g in groups if g.batched]
+    out = [JointBlock(g.jmodels[0], g.rows.start - lo) for g in groups if not g.batched]
+    if axis:
+        rows = [r - lo for g in axis for r in range(g.rows.start, g.rows.stop)]
+        out.append(AxisBlock(axis, [j for g in axis for j in g.jmodels], rows,
+                             [g.unit for g in axis for _ in g.ids]))
+    return sorted(out, key=lambda b: b.rows.start if isinstance(b.rows, slice) else b.rows[0])
 
 
 def _kind_key(model, i):
@@ -256,6 +275,7 @@ class Tree:
         for d in sorted(by_level):
             ids = self.order[lo:lo + len(by_level[d])]
             self.levels.append(Level(model, self.pos, ids, lo))
+            self.levels[-1].index = len(self.levels) - 1
             lo += len(ids)
         # every joint of one batched family (revolute, unbounded revolute, prismatic, whatever
         # the axis) in one group (their calc, liMi and X), row order
@@ -264,6 +284,8 @@ class Tree:
             kinds.setdefault(_family(model.joints[i], i), []).append(i)
         self.kinds = [Group(model, ids, [self.pos[i] for i in ids], "calc")
                       for ids in kinds.values()]
+        # every joint as the blocks of the level steps, rows from 1 (a step hands them x[1:])
+        self.blocks = blocks([g for level in self.levels for g in level.groups], 1)
         self._bind_sources(model)
         # constants, row order
         self.inertia_matrix = np.stack([model.inertias[i].matrix() for i in self.order])
