@@ -17,19 +17,22 @@ writes each joint's block row from its diagonal block to the end of its subtree:
 triangle plus the full diagonal blocks. The public ``crba`` zeroes M first and then copies the
 strict upper triangle into the lower one, as ``pin.crba`` does.
 
-The backward step works on a tree level at a time, as in rnea.py (its module docstring says how
-a level step maps to the per-joint loop); the forward step reads no parent and runs for every
-joint at once. Ycrb is held as 6x6 matrices: with X = liMi.actionInverse,
-``liMi.act(Ycrb[i]) = X^T Ycrb[i] X`` and the composite is their sum, which Pinocchio's
-``Ycrb[parent] += ...`` (Inertia ``+=``) computes in (m, c, I) form; the two agree to rounding.
+The backward step runs a tree level at a time through pinref/algorithms/scan.py, which adds the
+children into their parents in Pinocchio's order (its module docstring says how a level step
+maps to the per-joint loop); the forward step reads no parent and runs for every joint at once.
+Ycrb is held as 6x6 matrices: with X = liMi.actionInverse, ``liMi.act(Ycrb[i]) = X^T Ycrb[i] X``
+and the composite is their sum, which Pinocchio's ``Ycrb[parent] += ...`` (Inertia ``+=``)
+computes in (m, c, I) form; the two agree to rounding.
 
 The block rows of M and the subtree columns of Fcrb have a width per joint. The joints of one
 level have disjoint subtrees, so a level step reads and writes them for the whole level through
-index arrays built once per model's Tree (``SubtreeColumns``): for the 1-dof joints with
-S_i = sign e_k (``tree.Group.unit``) ``Ycrb_i S_i`` is column k of Ycrb_i and ``S_i^T F_i`` row k
-of F_i, times the sign (one read and one write of Fcrb and of M for all of them); ``liMi Fcrb_i = X^T Fcrb_i`` is one product on the
-level's span of subtree columns (``SubtreeColumns.columns``) and one write of the subtree
-columns into the parents. Fcrb's other columns keep their values (docs/quirks.md).
+index arrays built once per model's Tree (``SubtreeColumns``), one set per block of the level
+(``level.blocks``): for the 1-dof joints with S_i = sign e_k (an ``AxisBlock``) ``Ycrb_i S_i``
+is column k of Ycrb_i and ``S_i^T F_i`` row k of F_i, times the sign (one read and one write of
+Fcrb and of M for all of them); any other joint multiplies by its S. ``liMi Fcrb_i =
+X^T Fcrb_i`` is one product on the level's span of subtree columns
+(``SubtreeColumns.columns``) and one write of the subtree columns into the parents. Fcrb's
+other columns keep their values (docs/quirks.md).
 """
 
 import functools
@@ -133,9 +136,9 @@ class SubtreeColumns:
     disjoint within a level): ``columns``, the slice of the nv columns they span;
     ``to_parents``, the :class:`_Copy` of every (joint, subtree column) pair of ``liMi Fcrb_i``
     (the joint's row within the level, the column within the span) to where
-    ``Fcrb[parent][:, subtree_i]`` is (its parent's row, the column). ``axis``: the level's
-    joints with S_i = sign e_k as one :class:`_AxisJoints` (None if there is none); ``others``: every other group of the level (one
-    joint each) as ``(group, cols_i, subtree_i)`` slices (nvSubtree from ``nv_subtree``)."""
+    ``Fcrb[parent][:, subtree_i]`` is (its parent's row, the column). ``blocks``: the S products
+    of each of the level's blocks (``level.blocks``), as :class:`_AxisColumns` or
+    :class:`_JointColumns` (nvSubtree from ``nv_subtree``)."""
 
     def __init__(self, model, pos, level, nv_subtree):
         ids = level.ids
