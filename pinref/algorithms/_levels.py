@@ -11,15 +11,11 @@ X m``, ``liMi.act(f) = X^T f`` and ``liMi.act(Y) = X^T Y X`` (Pinocchio's ``SE3a
 structured formulas, well inside the project's 1e-12.
 """
 
-import math
-
 import numpy as np
 
-from ..joints._axis import affine_eval, signed
 from ..joints.base import joint_axis_first as _rows
-from ..joints.base import scatter, segments, tangent_rows
+from ..joints.base import segments, tangent_rows
 from ..model.tree import tree
-from ..spatial import Motion
 from ..spatial._kernels import motion_action, motion_dual_action, se3_action_inverse
 
 
@@ -97,84 +93,38 @@ class Kinematics:
     __slots__ = ("X", "vJ", "c")
 
 
-class _JointTransforms:
-    """``M_J`` of each joint of a group, built on access from the group's coordinates
-    (``rows[k]`` is joint k's SE3, as its own ``calc`` writes it)."""
-
-    __slots__ = ("transforms", "qg")
-
-    def __init__(self, transforms, qg):
-        self.transforms, self.qg = transforms, qg
-
-    def __getitem__(self, k):
-        return self.transforms[k](self.qg[k])
-
-
 def joint_calc(T, data, q, v, shape, actions=True):
     """``jcalc(q[, v])`` and ``liMi = jointPlacements[i] * M_J`` for every joint, one call per
     kind of joint (they read no parent, so they run before the level loop, once per pass);
     writes the joints' data and ``data.liMi`` and returns a :class:`Kinematics`.
 
-    The fixed-axis 1-dof joints of one kind (``tree.BATCHED``) evaluate liMi and X as affine
-    maps of their coordinates (``Tree``'s ``affine`` constants, evaluated elementwise for the
-    whole kind, so that a state gives the same bits alone or in a batch); any other joint runs
-    its own ``calc`` and the SE3 product. With ``actions=False`` (a pass that never moves a motion
-    into a child frame: placements only) ``X`` is not built and ``kin.X`` is None."""
-    qT, vT = T.rows
-    n, nb, B = len(T.tree.order), len(shape), math.prod(shape)
+    Each kind's calc lives beside its joint class (``group.calc``): the fixed-axis 1-dof joints
+    of one family (``tree.BATCHED``) evaluate liMi and X as affine maps of their coordinates
+    (``pinref.joints._axis.calc_axis_group``), any other joint runs its own ``calc`` and the
+    SE3 product (``pinref.joints.base.calc_joint_group``). With ``actions=False`` (a pass that
+    never moves a motion into a child frame: placements only) ``X`` is not built and ``kin.X``
+    is None."""
+    n = len(T.tree.order)
     kin = Kinematics()
     kin.X = X = np.empty((n,) + shape + (6, 6)) if actions else None
     kin.vJ = None if v is None else np.zeros((n,) + shape + (6,))
     kin.c = None
     R_all, p_all = data.liMi.rotation, data.liMi.translation
     for group in T.tree.kinds:
-        K, rows = len(group.ids), group.rows
-        if group.batched:
-            R0, RW, X0, XW, p0, pW = group.affine
-            prismatic = group.prismatic
-            qg = segments(qT, group.q_index, group.nq, shape)
-            if group.nq == 2 or prismatic:
-                x = qg                                          # (cos, sin) as given, or d
-            else:
-                x = np.concatenate((np.cos(qg), np.sin(qg)), -1)
-            x = x.reshape(K, B, x.shape[-1])
-            # liMi = jointPlacements[i] * M_J = (R0 + x RW, p0 + d pW)
-            R_all[rows] = affine_eval(x, RW, R0).reshape((K,) + shape + (3, 3))
-            if prismatic:
-                p_all[rows] = (p0 + x * pW).reshape((K,) + shape + (3,))
-            else:
-                p_all[rows] = expand(p0[:, 0], nb)
-            if actions:
-                # X = liMi.actionInverse = X0 + x XW
-                X[rows] = affine_eval(x, XW, X0).reshape((K,) + shape + (6, 6))
-            fields = {"joint_q": qg, "M": _JointTransforms(group.transforms, qg)}
-            if v is not None:
-                vg = segments(vT, group.v_index, 1, shape)
-                vJ = vg * expand(group.S_col, nb)
-                kin.vJ[rows] = vJ
-                fields["v"] = Motion.unchecked(vJ)
-                if group.template.calc_writes_joint_v:
-                    fields["joint_v"] = vg
-            data.joint_rows[group.key].write(**fields)
-        else:
-            jdata = data.joints[group.ids[0]]
-            group.jmodels[0].calc(jdata, q, v)
-            M = jdata.M
-            # liMi = jointPlacements[i] * M_J = (R_P R_J, p_P + R_P p_J)
-            RP = expand(T.placement_rotation[rows], nb)
-            pP = expand(T.placement_translation[rows], nb)
-            R_all[rows] = RP @ M.rotation
-            p_all[rows] = pP + matvec(RP, M.translation)
-            if actions:
-                # X = liMi.actionInverse
-                X[rows] = action_inverse(R_all[rows], p_all[rows])
-            if v is not None:
-                kin.vJ[rows] = jdata.v.vector
-                cj = jdata.c.vector
-                if cj.ndim > 1 or np.count_nonzero(cj):
-                    if kin.c is None:
-                        kin.c = np.zeros((n,) + shape + (6,))
-                    kin.c[rows] = cj
+        rows = group.rows
+        # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J ;
+        # X = liMi.actionInverse
+        R, p, Xg, vJ, c = group.calc(data, q, v, T.rows, shape, actions)
+        # liMi[i] = (R, p)
+        R_all[rows], p_all[rows] = R, p
+        if actions:
+            X[rows] = Xg
+        if v is not None:
+            kin.vJ[rows] = vJ
+            if c is not None:
+                if kin.c is None:
+                    kin.c = np.zeros((n,) + shape + (6,))
+                kin.c[rows] = c
     return kin
 
 

@@ -27,7 +27,7 @@ import numpy as np
 from ..errors import AxisWarning, ModelError, NonFiniteError, ShapeError
 from ..spatial import Motion, _kernels
 from ..spatial._kernels import ANGULAR, LINEAR, skew
-from .base import JointData, JointModel
+from .base import JointData, JointModel, segments
 
 
 def read_only(a):
@@ -309,16 +309,21 @@ class AxisBlock:
         Dinv, UDinv (``Ia (K, *batch, 6, 6)`` updated in place)."""
         I = Ia[self.rows]
         arm = armature[self.v]
+        # StU_i = Ia_i[k_i, k_i] + armature_i
         StU = I[self.diagonal] + arm.reshape(arm.shape + (1,) * (I.ndim - 3))
         if not np.minimum.reduce(StU, None) > 0:          # (NaN fails too)
             for j, jmodel in enumerate(self.jmodels):
                 jmodel.calc_aba(jmodel.createData(), armature[jmodel.v_slice], I[j].copy(), False)
+        # U_i = Ia_i S_i = sign_i Ia_i[:, k_i]
         U = I[self.column][..., None]
         U = U.copy() if self.sign is None else signed(self.sign, U)
         StU = StU[..., None, None]
+        # Dinv_i = 1 / StU_i
         Dinv = 1.0 / StU
+        # UDinv_i = U_i Dinv_i
         UDinv = U * Dinv
         if update_I:
+            # Ia_i -= UDinv_i U_i^T
             I -= UDinv * U.mT
             if not isinstance(self.rows, slice):
                 Ia[self.rows] = I
@@ -330,6 +335,63 @@ class AxisBlock:
     def joint_field(self, data, name):
         """The joints' ``name`` (Dinv, UDinv, ...) as calc_aba wrote it, joint axis first."""
         return data.joint_rows[self.key].fields[name]
+
+
+class _JointTransforms:
+    """``M_J`` of each joint of a group, built on access from the group's coordinates
+    (``rows[k]`` is joint k's SE3, as its own ``calc`` writes it)."""
+
+    __slots__ = ("transforms", "qg")
+
+    def __init__(self, transforms, qg):
+        self.transforms, self.qg = transforms, qg
+
+    def __getitem__(self, k):
+        return self.transforms[k](self.qg[k])
+
+
+def calc_axis_group(group, data, q, v, rows, shape, actions):
+    """``jcalc(q, v)`` and ``liMi = jointPlacements[i] * M_J`` for every joint of one family of
+    fixed-axis 1-dof joints (a ``tree.Group`` of role "calc": revolute, unbounded revolute or
+    prismatic, each joint its own axis e), all at once. M_J is linear in its coordinates x
+    (``(cos q, sin q)``, the unbounded joint's own pair, or d), so liMi and X = liMi.actionInverse
+    are affine maps of x, with constants per joint (``group.affine``, from the joints'
+    placements):
+
+        R = R0 + x RW ;  p = p0 (revolute) or p0 + d pW (prismatic) ;  X = X0 + x XW
+        S_i = S_col (constant) ;  v_J = qdot_i S_i ;  c_J = 0
+
+    evaluated elementwise (``affine_eval``), so that a state gives the same bits alone or in a
+    batch. ``rows = (tangent_rows(q), tangent_rows(v))``. Writes the joints' data (joint_q, M,
+    v, joint_v) and returns ``(R, p, X or None, v_J or None, None)`` with the joint axis
+    first."""
+    qT, vT = rows
+    K, nb, B = len(group.ids), len(shape), math.prod(shape)
+    R0, RW, X0, XW, p0, pW = group.affine
+    qg = segments(qT, group.q_index, group.nq, shape)
+    if group.nq == 2 or group.prismatic:
+        x = qg                                          # (cos, sin) as given, or d
+    else:
+        x = np.concatenate((np.cos(qg), np.sin(qg)), -1)
+    x = x.reshape(K, B, x.shape[-1])
+    # R = R0 + x RW ; p = p0 + d pW
+    R = affine_eval(x, RW, R0).reshape((K,) + shape + (3, 3))
+    if group.prismatic:
+        p = (p0 + x * pW).reshape((K,) + shape + (3,))
+    else:
+        p = p0[:, 0].reshape((K,) + (1,) * nb + (3,))
+    # X = liMi.actionInverse = X0 + x XW
+    X = affine_eval(x, XW, X0).reshape((K,) + shape + (6, 6)) if actions else None
+    fields = {"joint_q": qg, "M": _JointTransforms(group.transforms, qg)}
+    vJ = None
+    if v is not None:
+        vg = segments(vT, group.v_index, 1, shape)
+        vJ = vg * group.S_col.reshape((K,) + (1,) * nb + (6,))
+        fields["v"] = Motion.unchecked(vJ)
+        if group.template.calc_writes_joint_v:
+            fields["joint_v"] = vg
+    data.joint_rows[group.key].write(**fields)
+    return R, p, X, vJ, None
 
 
 class UnalignedJointModel(JointModel):

@@ -32,6 +32,7 @@ import numpy as np
 
 from ..errors import NotPositiveDefiniteError, ShapeError
 from ..spatial import SE3, Motion
+from ..spatial._kernels import se3_action_inverse
 
 _ZERO_MOTION = np.zeros(6)
 _ZERO_MOTION.flags.writeable = False
@@ -290,19 +291,16 @@ def segments(xT, index, n, shape):
     return np.moveaxis(y.reshape((len(index) // n, n) + shape), 1, -1)
 
 
-def scatter(outT, index, y, shape, add=False):
-    """``out[v_i] = y_i`` (``add``: ``+= y_i``) for a group's joints, through
-    ``outT = tangent_rows(out)``; ``y (K, *shape, n)``."""
+def scatter(outT, index, y, shape):
+    """``out[v_i] = y_i`` for a group's joints, through ``outT = tangent_rows(out)``;
+    ``y (K, *shape, n)``."""
     if y.shape[-1] == 1:
         y = y.reshape(y.shape[:-1])
     elif not shape:
         y = y.reshape(len(index))
     else:
         y = np.moveaxis(y, -1, 1).reshape((len(index),) + shape)
-    if add:
-        outT[index] += y
-    else:
-        outT[index] = y
+    outT[index] = y
 
 
 def joint_axis_first(x, tail):
@@ -349,4 +347,25 @@ class JointBlock:
     def joint_field(self, data, name):
         """The joint data's ``name`` (Dinv, UDinv, ...) with the joint axis first."""
         return joint_axis_first(getattr(data.joints[self.ids[0]], name), 2)
+
+
+def calc_joint_group(group, data, q, v, rows, shape, actions):
+    """``jmodel.calc(jdata, q, v)`` and ``liMi = jointPlacements[i] * M_J = (R_P R_J, p_P +
+    R_P p_J)`` for the one joint of ``group`` (a ``tree.Group`` of role "calc"), of any kind;
+    returns ``(R, p, X = liMi.actionInverse or None, v_J or None, c_J or None)`` with the joint
+    axis first (c_J None when it is zero)."""
+    jdata = data.joints[group.ids[0]]
+    group.jmodels[0].calc(jdata, q, v)
+    M, nb = jdata.M, len(shape)
+    P = group.placement
+    RP = P.rotation.reshape((1,) + (1,) * nb + (3, 3))
+    pP = P.translation.reshape((1,) + (1,) * nb + (3,))
+    # liMi = jointPlacements[i] * M_J = (R_P R_J, p_P + R_P p_J)
+    R = np.broadcast_to(RP @ M.rotation, (1,) + shape + (3, 3))
+    p = np.broadcast_to(pP + np.matvec(RP, M.translation), (1,) + shape + (3,))
+    X = se3_action_inverse(R, p) if actions else None
+    if v is None:
+        return R, p, X, None, None
+    cj = jdata.c.vector
+    return R, p, X, jdata.v.vector, cj if cj.ndim > 1 or np.count_nonzero(cj) else None
 

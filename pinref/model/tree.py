@@ -26,13 +26,14 @@ comparisons of a Model do not see it.
 """
 
 import copy
+import functools
 import operator
 import weakref
 
 import numpy as np
 
-from ..joints._axis import AxisBlock, unit_entry
-from ..joints.base import JointBlock
+from ..joints._axis import AxisBlock, calc_axis_group, unit_entry
+from ..joints.base import JointBlock, calc_joint_group
 from ..joints.prismatic import JointModelPrismaticTpl, JointModelPrismaticUnaligned
 from ..joints.revolute import JointModelRevoluteTpl
 from ..joints.revolute_unaligned import JointModelRevoluteUnaligned
@@ -88,6 +89,12 @@ class Group:
                 self.S_col.flags.writeable = False
                 self.transforms = [j._transform for j in self.jmodels]
                 self.affine = _affine_placements(model, first, ids)
+        if role == "calc":
+            # the kind's jcalc and liMi, beside its joint class: calc(data, q, v, rows, shape,
+            # actions) -> (R, p, X, v_J, c_J) of liMi, joint axis first
+            calc = calc_axis_group if self.batched else calc_joint_group
+            self.calc = functools.partial(calc, self)
+            self.placement = model.jointPlacements[ids[0]]
 
 
 def _affine_placements(model, first, ids):
