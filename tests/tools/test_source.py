@@ -268,7 +268,7 @@ def test_every_mapped_pinref_line_runs(algorithm, build):
             assert any((path, n) in ran for n in lines), \
                 f"{entry['stop']}: {entry['file']}:{s.pinref.first} {s.pinref.text!r} never runs"
             checked += 1
-    assert checked >= 10
+    assert checked >= 5
 
 
 def test_json_and_exit_codes(capsys, tmp_path):
