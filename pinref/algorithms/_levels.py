@@ -25,11 +25,14 @@ def inputs(**arguments):
 
 
 class Walk:
-    """The model's Tree for one call, with q and v as ``tangent_rows`` (``rows``)."""
+    """The model's Tree for one call: its ``levels`` and ``blocks``, the inertias ``Y`` and q
+    and v as ``tangent_rows`` (``rows``)."""
 
     def __init__(self, model, q, v):
         self.tree = tree(model)
         self.levels, self.blocks = self.tree.levels, self.tree.blocks
+        # Y_i, the model's inertias as 6x6 in row order, with 1-axes for the batch of q
+        self.Y = expand(self.tree.inertia_matrix, q.ndim - 1)
         self.inertia_matrix = self.tree.inertia_matrix
         self.placement_rotation = self.tree.placement_rotation
         self.placement_translation = self.tree.placement_translation

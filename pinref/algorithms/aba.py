@@ -50,10 +50,11 @@ once:
 import numpy as np
 
 from ..errors import NotPositiveDefiniteError
+from ..joints.base import tangent_rows
 from . import scan
 from . import steps as S
 from ._args import Convention, convention_of, external_forces, named_joint_error, state
-from ._levels import Walk, crf, crm, expand, full, inputs, joint_calc, tangent_rows, widen
+from ._levels import Walk, crf, crm, full, inputs, joint_calc, widen
 from .rnea import _fext_step
 
 matvec, vecmat = np.matvec, np.vecmat
@@ -73,7 +74,7 @@ def _aba_forward_step1(T, kin, data):
     bias = matvec(crm(V[j]), vJ[j])
     data.a_gf.vector[j] = bias if kin.c is None else kin.c[j] + bias
     # IA_i = Y_i ; h_i = Y_i v_i ; pA_i = v_i x* h_i
-    Y = expand(T.inertia_matrix[j], V.ndim - 2)
+    Y = T.Y[j]
     data.Yaba.matrix[j] = Y
     H[j] = matvec(Y, V[j])
     data.f.vector[j] = matvec(crf(V[j]), H[j])
@@ -124,8 +125,7 @@ def _aba_forward_step2(T, kin, model, data, uT, ddqT):
     a[j, ..., :3] += vecmat(model.gravity.linear, data.oMi.rows("rotation", j, a.shape[1:-1]))
     # f_i = Y_i a_gf_i + v_i x* h_i
     V = data.v.vector
-    data.f.vector[j] = (matvec(expand(T.inertia_matrix[j], V.ndim - 2), A[j])
-                        + matvec(crf(V[j]), data.h.vector[j]))
+    data.f.vector[j] = matvec(T.Y[j], A[j]) + matvec(crf(V[j]), data.h.vector[j])
 
 
 def _aba_final_step(level, kin, data):

@@ -43,7 +43,7 @@ import numpy as np
 from . import scan
 from . import steps as S
 from ._args import Convention, check_data, convention_of, state, writable
-from ._levels import Walk, expand, full, inputs, joint_calc, widen
+from ._levels import Walk, full, inputs, joint_calc, widen
 from ..joints._axis import signed
 
 
@@ -176,7 +176,7 @@ def _crba_forward_step(T, data):
     once (jcalc and liMi ran just before, ``joint_calc``); writes Ycrb."""
     Y = data.Ycrb.matrix
     # Ycrb_i = Y_i
-    Y[1:] = expand(T.inertia_matrix[1:], Y.ndim - 3)
+    Y[1:] = T.Y[1:]
 
 
 def _crba_backward_step(level, columns, kin, data):

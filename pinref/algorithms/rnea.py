@@ -39,10 +39,11 @@ joint (``joint_calc``): ``liMi^-1 m = X m``, ``liMi f = X^T f``; cross products 
 
 import numpy as np
 
+from ..joints.base import tangent_rows
 from . import scan
 from . import steps as S
 from ._args import external_forces, state
-from ._levels import Walk, crf, crm, expand, full, inputs, joint_calc, tangent_rows, widen
+from ._levels import Walk, crf, crm, full, inputs, joint_calc, widen
 
 matvec, vecmat = np.matvec, np.vecmat
 
@@ -68,7 +69,7 @@ def _rnea_forward_step(T, kin, aT, data):
         # a_gf_i += liMi^-1 a_gf_parent
         A[i] = A[i] + matvec(X[i], A[p])
     # h_i = Y_i v_i ; f_i = Y_i a_gf_i + v_i x* h_i
-    Y = expand(T.inertia_matrix[J], V.ndim - 2)
+    Y = T.Y[J]
     H[J] = matvec(Y, V[J])
     F[J] = matvec(Y, A[J]) + matvec(crf(V[J]), H[J])
 
@@ -163,7 +164,7 @@ def _nle_forward_step(T, kin, data):
         # a_gf_i += liMi^-1 a_gf_parent
         A[i] = A[i] + matvec(X[i], A[p])
     # f_i = Y_i a_gf_i + v_i x* (Y_i v_i)
-    Y = expand(T.inertia_matrix[J], V.ndim - 2)
+    Y = T.Y[J]
     F[J] = matvec(Y, A[J]) + matvec(crf(V[J]), matvec(Y, V[J]))
 
 
@@ -200,7 +201,7 @@ def _gravity_forward_step(T, kin, data):
         # a_gf_i = liMi^-1 a_gf_parent
         A[i] = matvec(kin.X[i], A[p])
     # f_i = Y_i a_gf_i
-    F[J] = matvec(expand(T.inertia_matrix[J], A.ndim - 2), A[J])
+    F[J] = matvec(T.Y[J], A[J])
 
 
 def _static_torque(model, data, q, fext):
