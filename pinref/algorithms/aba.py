@@ -33,7 +33,7 @@ for every joint of one tree level at once (``i`` below is that set of joints), a
 children into their parents in Pinocchio's order and reports to the tracing hooks; its module
 docstring says how a level step maps to the per-joint loop and why ``x = x + y`` where C++ writes
 ``+=``. The joints of a level come as blocks (``level.blocks``): the joints of one kind whose S
-products and calc_aba run in one call, behind one interface (``block.St``, ``block.add_S``,
+products and calc_aba run in one call, behind one interface (``block.subtract_St``, ``block.add_S``,
 ``block.tangent``, ``block.calc_aba``; pinref/joints/base.py ``JointBlock`` and
 pinref/joints/_axis.py ``AxisBlock``). A statement that reads no parent runs for every joint at
 once:
@@ -43,7 +43,7 @@ once:
 - pass 2 (backward): level by level, as written above;
 - pass 3: level by level (a child reads its parent's final a_gf); it reads u from ``data.u``
   and Dinv, UDinv from the joint data, as ForwardStep2 does; then a_i and f_i for every joint
-  at once, with ``v_i x* h_i`` recomputed from pass 1's v and h;
+  at once, with pass 1's ``v_i x* h_i`` (which Pinocchio computes again);
 - the last loop: level by level, as pass 2.
 """
 
@@ -63,7 +63,8 @@ matvec, vecmat = np.matvec, np.vecmat
 def _aba_forward_step1(T, kin, data):
     """Mirrors AbaLocalConventionForwardStep1::algo: v_i level by level (it reads the parent),
     then every statement that reads no parent for every joint at once (jcalc and liMi ran
-    before: ``kin``); writes v, a_gf (= c_i), Yaba, h, f."""
+    before: ``kin``); writes v, a_gf (= c_i), Yaba, h, f. Returns ``v_i x* h_i`` ``(n - 1,
+    *batch, 6)``, which pass 3 adds again."""
     V, H, j = data.v.vector, data.h.vector, slice(1, None)
     X, vJ = kin.X, kin.vJ
     for level in T.levels:
@@ -77,7 +78,8 @@ def _aba_forward_step1(T, kin, data):
     Y = T.Y[j]
     data.Yaba.matrix[j] = Y
     H[j] = matvec(Y, V[j])
-    data.f.vector[j] = matvec(crf(V[j]), H[j])
+    data.f.vector[j] = vxh = matvec(crf(V[j]), H[j])
+    return vxh
 
 
 def _aba_backward_step(level, kin, model, data, uT):
@@ -88,10 +90,11 @@ def _aba_backward_step(level, kin, model, data, uT):
     UDu = np.empty(pA.shape)
     for block in level.blocks:
         # u_i -= S_i^T pA_i
-        block.set_tangent(uT, block.tangent(uT) - block.St(data, pA))
+        block.subtract_St(data, uT, pA)
         # U_i = IA_i S_i ; Dinv_i = (S_i^T U_i + armature_i)^-1 ; UDinv_i = U_i Dinv_i ;
         # Ia_i = IA_i - UDinv_i U_i^T   (parent > 0)
         block.calc_aba(data, Ia, model.armature, level.has_parent)
+        # UDinv_i u_i   (for pa_i)
         UDu[block.rows] = matvec(block.joint_field(data, "UDinv"), block.tangent(uT))
     if not level.has_parent:
         return None
@@ -103,9 +106,10 @@ def _aba_backward_step(level, kin, model, data, uT):
     return (data.Yaba.matrix, X.mT @ Ia @ X), (F, vecmat(pa, X))
 
 
-def _aba_forward_step2(T, kin, model, data, uT, ddqT):
+def _aba_forward_step2(T, kin, vxh, model, data, uT, ddqT):
     """Mirrors AbaLocalConventionForwardStep2::algo: a_gf_i and ddq_i level by level (a child
-    reads its parent's final a_gf), then a_i and f_i for every joint at once."""
+    reads its parent's final a_gf), then a_i and f_i for every joint at once (``vxh``: pass 1's
+    ``v_i x* h_i``, v and h unchanged since)."""
     A, j = data.a_gf.vector, slice(1, None)
     for level in T.levels:
         i, p = level.rows, level.parent_rows
@@ -124,8 +128,7 @@ def _aba_forward_step2(T, kin, model, data, uT, ddqT):
     a[j] = A[j]
     a[j, ..., :3] += vecmat(model.gravity.linear, data.oMi.rows("rotation", j, a.shape[1:-1]))
     # f_i = Y_i a_gf_i + v_i x* h_i
-    V = data.v.vector
-    data.f.vector[j] = matvec(T.Y[j], A[j]) + matvec(crf(V[j]), data.h.vector[j])
+    data.f.vector[j] = matvec(T.Y[j], A[j]) + vxh
 
 
 def _aba_final_step(level, kin, data):
@@ -198,11 +201,11 @@ def _aba(call, model, data, q, v, tau, fext):
     # X = liMi.actionInverse   (every joint: no parent read)
     kin = joint_calc(T, data, q, v, shape)
     # pass 1; f_i -= fext_i right after each joint's step (Pinocchio's order)
-    scan.forward(call, S.ABA_FORWARD1, T, _aba_forward_step1, T, kin, data,
-                 then=None if fext is None else (S.ABA_FEXT, _fext_step, data, fext))
+    vxh = scan.forward(call, S.ABA_FORWARD1, T, _aba_forward_step1, T, kin, data,
+                       then=None if fext is None else (S.ABA_FEXT, _fext_step, data, fext))
     scan.backward(call, S.ABA_BACKWARD, T, _aba_backward_step, kin, model, data, uT)
-    scan.step(call, S.ABA_FORWARD2, T.tree.order_ids, _aba_forward_step2, T, kin, model, data,
-              uT, ddqT)
+    scan.step(call, S.ABA_FORWARD2, T.tree.order_ids, _aba_forward_step2, T, kin, vxh, model,
+              data, uT, ddqT)
     scan.backward(call, S.ABA_FINAL_LOOP, T, _aba_final_step, kin, data)
     call.shape = shape
     data.mark("aba", "liMi", "v", "a_gf", "a", "h", "f", "Yaba", "u", "ddq")

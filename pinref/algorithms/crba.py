@@ -44,7 +44,8 @@ from . import scan
 from . import steps as S
 from ._args import Convention, check_data, convention_of, state, writable
 from ._levels import Walk, full, inputs, joint_calc, widen
-from ..joints._axis import signed
+from ..joints._axis import AxisBlock, signed
+from ..joints.base import JointBlock
 
 
 class _AxisColumns:
@@ -109,6 +110,10 @@ class _JointColumns:
         M[..., self.cols, self.subtree] = data.joints[self.id].S.mT @ F[self.row, ..., self.subtree]
 
 
+# CRBA's S products for each kind of block
+_COLUMNS_OF = {AxisBlock: _AxisColumns, JointBlock: _JointColumns}
+
+
 class _Copy:
     """``dst[to] = sign src[frm]`` for index tuples of stacked arrays of any batch, and the same
     entries as flat indices ``to_flat``, ``from_flat`` into a single state's (C-contiguous)
@@ -153,8 +158,7 @@ class SubtreeColumns:
         self.to_parents = _Copy((parent_rows, Ellipsis, F_cols), (joint, Ellipsis, column),
                                 (parent_rows[:, None] * 6 + e) * model.nv + F_cols[:, None],
                                 (joint[:, None] * 6 + e) * span + column[:, None])
-        self.blocks = [(_AxisColumns if hasattr(b, "sign") else _JointColumns)(
-            model, b, level, nv_subtree) for b in level.blocks]
+        self.blocks = [_COLUMNS_OF[type(b)](model, b, level, nv_subtree) for b in level.blocks]
 
 
 _COLUMNS = weakref.WeakKeyDictionary()   # a model's Tree -> its levels' SubtreeColumns

@@ -27,7 +27,7 @@ between the loop over v and the loop over a_gf, ``h`` and ``f`` after it. Every 
 once, so each joint has completed the step when the pass ends, and the scan reports it then.
 The S products go through the blocks (``T.blocks`` for the whole tree, ``level.blocks`` for a
 level): the joints of one kind whose S products run in one call, behind one interface
-(``block.St``, ``block.add_S``, ``block.tangent``; for S_i = sign e_k, ``S_i^T f_i`` is sign
+(``block.add_St``, ``block.add_S``, ``block.tangent``; for S_i = sign e_k, ``S_i^T f_i`` is sign
 times entry k of f_i).
 
 The backward step reads ``f[i]`` after every child of i has added into it, so the scan runs it
@@ -89,7 +89,7 @@ def _rnea_backward_step(level, kin, data, tauT):
     i, F = level.rows, data.f.vector
     for block in level.blocks:
         # tau_i += S_i^T f_i
-        block.set_tangent(tauT, block.tangent(tauT) + block.St(data, F[i]))
+        block.add_St(data, tauT, F[i])
     if not level.has_parent:
         return None
     # f[parent] += liMi f_i = X^T f_i

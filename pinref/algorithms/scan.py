@@ -46,17 +46,17 @@ def backward(call, step_, T, fn, *args):
     returns what its joints add into their parents (``((target, values), ...)``, ``values``
     with the level's joints first) or None, and the scan adds it round by round (module
     docstring), reporting the joints of each round."""
+    call.run(step_, _backward_pass, call, step_, T, fn, args)
+
+
+def _backward_pass(call, step_, T, fn, args):
     for level in reversed(T.levels):
-        call.run(step_, _backward_level, call, step_, level, fn, args)
-
-
-def _backward_level(call, step_, level, fn, args):
-    additions = fn(level, *args)
-    if additions is None:
-        call.done(step_, level.backward_ids)
-        return
-    for children, parents, ids in level.rounds:
-        for target, values in additions:
-            # target[parent] += values_i
-            target[parents] = target[parents] + values[children]
-        call.done(step_, ids)
+        additions = fn(level, *args)
+        if additions is None:
+            call.done(step_, level.backward_ids)
+            continue
+        for children, parents, ids in level.rounds:
+            for target, values in additions:
+                # target[parent] += values_i
+                target[parents] = target[parents] + values[children]
+            call.done(step_, ids)

@@ -294,9 +294,14 @@ class AxisBlock:
         """``x[v_i] = y_i``."""
         xT[self.v] = y[..., 0]
 
-    def St(self, data, f):
-        """``S_i^T f_i = sign_i f_i[k_i]`` for the rows ``f (K, *batch, 6)``."""
-        return signed(self.sign, f[self.entry])[..., None]
+    def add_St(self, data, xT, f):
+        """``x[v_i] += S_i^T f_i`` (``S_i^T f_i = sign_i f_i[k_i]``) for the rows
+        ``f (K, *batch, 6)``."""
+        xT[self.v] = xT[self.v] + signed(self.sign, f[self.entry])
+
+    def subtract_St(self, data, xT, f):
+        """``x[v_i] -= S_i^T f_i``."""
+        xT[self.v] = xT[self.v] - signed(self.sign, f[self.entry])
 
     def add_S(self, data, out, x):
         """``out_i += S_i x_i``: sign_i x_i added into entry k_i of the rows ``out``."""
@@ -309,8 +314,10 @@ class AxisBlock:
         Dinv, UDinv (``Ia (K, *batch, 6, 6)`` updated in place)."""
         I = Ia[self.rows]
         arm = armature[self.v]
+        if I.ndim > 3:
+            arm = arm.reshape(arm.shape + (1,) * (I.ndim - 3))
         # StU_i = Ia_i[k_i, k_i] + armature_i
-        StU = I[self.diagonal] + arm.reshape(arm.shape + (1,) * (I.ndim - 3))
+        StU = I[self.diagonal] + arm
         if not np.minimum.reduce(StU, None) > 0:          # (NaN fails too)
             for j, jmodel in enumerate(self.jmodels):
                 jmodel.calc_aba(jmodel.createData(), armature[jmodel.v_slice], I[j].copy(), False)

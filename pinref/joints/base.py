@@ -329,9 +329,17 @@ class JointBlock:
         """``x[v_i] = y_i``."""
         scatter(xT, self.v, y, xT.shape[1:])
 
-    def St(self, data, f):
+    def _St(self, data, f):
         """``S_i^T f_i`` for the rows ``f (K, *batch, 6)``."""
         return np.vecmat(f[self.rows], data.joints[self.ids[0]].S)
+
+    def add_St(self, data, xT, f):
+        """``x[v_i] += S_i^T f_i`` for the rows ``f (K, *batch, 6)``."""
+        self.set_tangent(xT, self.tangent(xT) + self._St(data, f))
+
+    def subtract_St(self, data, xT, f):
+        """``x[v_i] -= S_i^T f_i`` for the rows ``f (K, *batch, 6)``."""
+        self.set_tangent(xT, self.tangent(xT) - self._St(data, f))
 
     def add_S(self, data, out, x):
         """``out_i += S_i x_i`` for the rows ``out (K, *batch, 6)``."""
@@ -361,8 +369,10 @@ def calc_joint_group(group, data, q, v, rows, shape, actions):
     RP = P.rotation.reshape((1,) + (1,) * nb + (3, 3))
     pP = P.translation.reshape((1,) + (1,) * nb + (3,))
     # liMi = jointPlacements[i] * M_J = (R_P R_J, p_P + R_P p_J)
-    R = np.broadcast_to(RP @ M.rotation, (1,) + shape + (3, 3))
-    p = np.broadcast_to(pP + np.matvec(RP, M.translation), (1,) + shape + (3,))
+    R, p = RP @ M.rotation, pP + np.matvec(RP, M.translation)
+    if R.shape[1:-2] != shape or p.shape[1:-1] != shape:      # a joint whose M is constant
+        R = np.broadcast_to(R, (1,) + shape + (3, 3))
+        p = np.broadcast_to(p, (1,) + shape + (3,))
     X = se3_action_inverse(R, p) if actions else None
     if v is None:
         return R, p, X, None, None
