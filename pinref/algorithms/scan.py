@@ -42,21 +42,30 @@ def forward(call, step_, T, fn, *args, then=None):
 
 
 def backward(call, step_, T, fn, *args):
-    """``fn(level, *args)`` as the backward step ``step_`` of each level, deepest first; fn
-    returns what its joints add into their parents (``((target, values), ...)``, ``values``
-    with the level's joints first) or None, and the scan adds it round by round (module
-    docstring), reporting the joints of each round."""
-    call.run(step_, _backward_pass, call, step_, T, fn, args)
-
-
-def _backward_pass(call, step_, T, fn, args):
+    """``fn(level, *args)`` as the backward step ``step_`` of each level (a step of its own for
+    the hooks), deepest first; fn returns what its joints add into their parents (``((target,
+    values), ...)``, ``values`` with the level's joints first) or None, and the scan adds it
+    round by round (module docstring), reporting the joints of each round."""
     for level in reversed(T.levels):
-        additions = fn(level, *args)
-        if additions is None:
-            call.done(step_, level.backward_ids)
-            continue
-        for children, parents, ids in level.rounds:
-            for target, values in additions:
-                # target[parent] += values_i
-                target[parents] = target[parents] + values[children]
-            call.done(step_, ids)
+        call.run(step_, _backward_level, call, step_, level, fn, args)
+
+
+def _backward_level(call, step_, level, fn, args):
+    additions = fn(level, *args)
+    if additions is None:
+        call.done(step_, level.backward_ids)
+        return
+    add_to_parents(level, *additions, report=lambda ids: call.done(step_, ids))
+
+
+def add_to_parents(level, *additions, report=None):
+    """``target[parent] += values_i`` for each ``(target, values)`` and every joint i of
+    ``level`` (``values`` with the level's joints first), in Pinocchio's order: one round at a
+    time, each round as ``target[parents] = target[parents] + values[children]``;
+    ``report(ids)`` after each round when given."""
+    for children, parents, ids in level.rounds:
+        for target, values in additions:
+            # target[parent] += values_i
+            target[parents] = target[parents] + values[children]
+        if report is not None:
+            report(ids)

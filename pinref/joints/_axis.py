@@ -263,7 +263,7 @@ class AxisBlock:
     data; ``key`` names the block's own (the one group's when there is one)."""
 
     def __init__(self, groups, jmodels, rows, units):
-        self.jmodels = jmodels
+        self.jmodels, self.nv = jmodels, 1
         self.ids = tuple(j.id for j in jmodels)
         K = len(jmodels)
         self.rows = as_index(rows)
@@ -334,10 +334,14 @@ class AxisBlock:
             I -= UDinv * U.mT
             if not isinstance(self.rows, slice):
                 Ia[self.rows] = I
-        data.joint_rows[self.key].write(U=U, StU=StU, Dinv=Dinv, UDinv=UDinv)
+        self.write_joint_data(data, U=U, StU=StU, Dinv=Dinv, UDinv=UDinv)
+
+    def write_joint_data(self, data, **fields):
+        """Set the joints' data fields from values ``(K, *batch, ...)`` (joint axis first)."""
+        data.joint_rows[self.key].write(**fields)
         if len(self.parts) > 1:
             for key, g in self.parts:
-                data.joint_rows[key].write(U=U[g], StU=StU[g], Dinv=Dinv[g], UDinv=UDinv[g])
+                data.joint_rows[key].write(**{name: x[g] for name, x in fields.items()})
 
     def joint_field(self, data, name):
         """The joints' ``name`` (Dinv, UDinv, ...) as calc_aba wrote it, joint axis first."""

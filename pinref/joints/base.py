@@ -317,8 +317,9 @@ class JointBlock:
     ``(1, *batch, nv)``; ``xT = tangent_rows(x)`` for a ``(..., nv)`` vector x."""
 
     def __init__(self, jmodel, row):
-        self.jmodel, self.ids = jmodel, (jmodel.id,)
+        self.jmodel, self.ids, self.jmodels = jmodel, (jmodel.id,), [jmodel]
         self.rows = slice(row, row + 1)
+        self.nv = jmodel.nv
         self.v = np.arange(jmodel.idx_v, jmodel.idx_v + jmodel.nv)
 
     def tangent(self, xT):
@@ -351,6 +352,12 @@ class JointBlock:
         jmodel = self.jmodel
         jmodel.calc_aba(data.joints[self.ids[0]], armature[jmodel.v_slice], Ia[self.rows.start],
                         update_I)
+
+    def write_joint_data(self, data, **fields):
+        """Set the joint data's fields from values ``(1, *batch, ...)`` (joint axis first)."""
+        jdata = data.joints[self.ids[0]]
+        for name, value in fields.items():
+            setattr(jdata, name, value[0])
 
     def joint_field(self, data, name):
         """The joint data's ``name`` (Dinv, UDinv, ...) with the joint axis first."""

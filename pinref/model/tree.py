@@ -147,55 +147,11 @@ def _linear_action_inverse(M, R, p):
     return out.reshape(36)
 
 
-class AxisGroup:
-    """Every joint of one level, when all have S = sign e_k (the batched level groups,
-    ``Group.unit``), as one group for the steps that differ between them only by k and the sign
-    (ABA's calc_aba and the S products): rows ``rows``, tangent entries ``v_index`` (one per
-    joint), ``S (K, 6, 1)`` the joints' constant S stacked, ``columns`` the entry k of each
-    joint's S (``joints``: 0 .. K-1, to pick ``x[joints, ..., columns]``; ``entry`` and
-    ``diagonal`` pick the same with basic indexing when every joint has one k), ``sign`` the
-    signs ``(K,)`` (None when all are +1), and the level's ``groups`` (each holds its joints'
-    data rows) as ``(key, rows of the level)``."""
-
-    def __init__(self, level):
-        lo = level.rows.start
-        self.rows, self.v_index, self.nv = level.rows, level.v_index, 1
-        self.S = np.concatenate([np.broadcast_to(g.template._S, (len(g.ids), 6, 1))
-                                 for g in level.groups])
-        self.S.flags.writeable = False
-        self.columns = np.concatenate([np.full(len(g.ids), g.unit[0]) for g in level.groups])
-        self.sign = signs(level.groups)
-        self.joints = np.arange(len(self.columns))
-        # x[entry]: entry k_j of each joint's 6-vector (or column k_j of its 6x6), x[diagonal]:
-        # entry (k_j, k_j) of its 6x6; views when the level's joints share one k, else gathers
-        if len(set(self.columns.tolist())) == 1:
-            k = int(self.columns[0])
-            self.entry, self.diagonal = (Ellipsis, k), (Ellipsis, k, k)
-        else:
-            self.entry = (self.joints, Ellipsis, self.columns)
-            self.diagonal = (self.joints, Ellipsis, self.columns, self.columns)
-        self.v_rows = _index(self.v_index.tolist())           # v_index, a slice if consecutive
-        self.groups = [(g.key, slice(g.rows.start - lo, g.rows.stop - lo)) for g in level.groups]
-        self.jmodels = [j for g in level.groups for j in g.jmodels]
-
-
-def signs(groups):
-    """The signs of the batched level groups' S = sign e_k, one per joint ``(K,)`` read-only, or
-    None when every sign is +1 (no product to take)."""
-    sign = np.concatenate([np.full(len(g.ids), g.unit[1]) for g in groups])
-    if (sign == 1.0).all():
-        return None
-    sign.flags.writeable = False
-    return sign
-
-
 class Level:
     """The joints of one depth (``index``: its place in ``Tree.levels``): rows ``rows`` of the
     caches, their parents' rows, groups, ``blocks`` (the joints of one kind whose S products
     and calc_aba run in one call, each with the interface of
-    :class:`~pinref.joints.base.JointBlock`), rounds;
-    ``axes``: the level as one :class:`AxisGroup` (None unless every joint has S = +-e_k, a
-    batched level group)."""
+    :class:`~pinref.joints.base.JointBlock`), rounds."""
 
     def __init__(self, model, pos, ids, lo):
         self.ids = ids
@@ -217,7 +173,6 @@ class Level:
             self.groups.append(Group(model, ids[start:end], range(lo + start, lo + end), "aba"))
             start = end
         self.v_index = np.concatenate([g.v_index for g in self.groups])
-        self.axes = AxisGroup(self) if all(g.batched for g in self.groups) else None
         self.blocks = blocks(self.groups, lo)
         # rounds: (local indices of the children, their parents' rows), children of one parent in
         # decreasing index, round r taking the r-th of every parent
