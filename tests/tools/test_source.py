@@ -245,6 +245,28 @@ def _executed(call):
     return ran
 
 
+def _unrun(algorithm, model):
+    """The steps of ``algorithm``'s map whose pinref lines never run on ``model`` (with and
+    without fext; a block about one kind of joint, "joint", counts only for a model that has
+    one), and how many steps were checked."""
+    q, v, a, fext = _state(model)
+    _CALLS[algorithm](model, model.createData(), q, v, a, fext)         # the model's Tree
+    ran = _executed(lambda: [_CALLS[algorithm](model, model.createData(), q, v, a, f)
+                             for f in (None, fext)])
+    kinds = {c.__name__ for j in model.joints for c in type(j).__mro__}
+    unrun, checked = [], 0
+    for entry, block in zip(sourcemap.load_map()["algorithms"][algorithm], resolve(algorithm)):
+        if entry.get("joint", next(iter(kinds))) not in kinds:
+            continue
+        path = str(sourcemap.ROOT / entry["file"])
+        for s in block.steps:
+            if not any((path, n) in ran for n in range(s.pinref.first, s.pinref.last + 1)):
+                unrun.append(f"{entry['stop']}: {entry['file']}:{s.pinref.first} "
+                             f"{s.pinref.text!r}")
+            checked += 1
+    return unrun, checked
+
+
 @pytest.mark.parametrize("build", [pin.buildSampleModelManipulator, pin.buildSampleModelHumanoid])
 @pytest.mark.parametrize("algorithm", sourcemap.ALGORITHMS)
 def test_every_mapped_pinref_line_runs(algorithm, build):
@@ -252,23 +274,21 @@ def test_every_mapped_pinref_line_runs(algorithm, build):
     shows executes (a line of it, under a line tracer) when the algorithm runs on the model,
     with and without fext; a block about one kind of joint ("joint") counts only for a model
     that has one."""
-    model = build()
-    q, v, a, fext = _state(model)
-    _CALLS[algorithm](model, model.createData(), q, v, a, fext)         # the model's Tree
-    ran = _executed(lambda: [_CALLS[algorithm](model, model.createData(), q, v, a, f)
-                             for f in (None, fext)])
-    kinds = {c.__name__ for j in model.joints for c in type(j).__mro__}
-    checked = 0
-    for entry, block in zip(load_map()["algorithms"][algorithm], resolve(algorithm)):
-        if entry.get("joint", next(iter(kinds))) not in kinds:
-            continue
-        path = str(sourcemap.ROOT / entry["file"])
-        for s in block.steps:
-            lines = range(s.pinref.first, s.pinref.last + 1)
-            assert any((path, n) in ran for n in lines), \
-                f"{entry['stop']}: {entry['file']}:{s.pinref.first} {s.pinref.text!r} never runs"
-            checked += 1
+    unrun, checked = _unrun(algorithm, build())
+    assert not unrun, "mapped lines that never run:\n" + "\n".join(unrun)
     assert checked >= 5
+
+
+def test_a_mapped_line_that_never_runs_is_caught(monkeypatch):
+    """A step anchored on a line that runs only when ABA fails (ddq set to NaN) is reported."""
+    data = load_map()
+    block = next(b for b in data["algorithms"]["aba"] if b["function"] == "_aba")
+    block["steps"].append(["data.ddq[...] = np.nan", "data.u = tau;", 509])
+    block["function"] = "aba"
+    block["steps"] = [block["steps"][-1]]
+    monkeypatch.setattr(sourcemap, "load_map", lambda: data)
+    unrun, _ = _unrun("aba", pin.buildSampleModelManipulator())
+    assert len(unrun) == 1 and "data.ddq[...] = np.nan" in unrun[0]
 
 
 def test_json_and_exit_codes(capsys, tmp_path):
