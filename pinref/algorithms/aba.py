@@ -90,12 +90,12 @@ def _aba_backward_step(level, kin, model, data, uT):
     UDu = np.empty(pA.shape)
     for block in level.blocks:
         # u_i -= S_i^T pA_i
-        block.subtract_St(data, uT, pA)
+        u = block.subtract_St(data, uT, pA)
         # U_i = IA_i S_i ; Dinv_i = (S_i^T U_i + armature_i)^-1 ; UDinv_i = U_i Dinv_i ;
         # Ia_i = IA_i - UDinv_i U_i^T   (parent > 0)
         block.calc_aba(data, Ia, model.armature, level.has_parent)
         # UDinv_i u_i   (for pa_i)
-        UDu[block.rows] = matvec(block.joint_field(data, "UDinv"), block.tangent(uT))
+        UDu[block.rows] = matvec(block.joint_field(data, "UDinv"), u)
     if not level.has_parent:
         return None
     # pa_i = pA_i + Ia_i c_i + UDinv_i u_i

@@ -55,17 +55,18 @@ def _backward_level(call, step_, level, fn, args):
     if additions is None:
         call.done(step_, level.backward_ids)
         return
-    add_to_parents(level, *additions, report=lambda ids: call.done(step_, ids))
-
-
-def add_to_parents(level, *additions, report=None):
-    """``target[parent] += values_i`` for each ``(target, values)`` and every joint i of
-    ``level`` (``values`` with the level's joints first), in Pinocchio's order: one round at a
-    time, each round as ``target[parents] = target[parents] + values[children]``;
-    ``report(ids)`` after each round when given."""
     for children, parents, ids in level.rounds:
         for target, values in additions:
             # target[parent] += values_i
             target[parents] = target[parents] + values[children]
-        if report is not None:
-            report(ids)
+        call.done(step_, ids)
+
+
+def add_to_parents(level, *additions):
+    """``target[parent] += values_i`` for each ``(target, values)`` and every joint i of
+    ``level`` (``values`` with the level's joints first), in Pinocchio's order, as ``backward``
+    adds them, for a pass no hook watches."""
+    for children, parents, _ in level.rounds:
+        for target, values in additions:
+            # target[parent] += values_i
+            target[parents] = target[parents] + values[children]

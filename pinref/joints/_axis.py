@@ -300,8 +300,10 @@ class AxisBlock:
         xT[self.v] = xT[self.v] + signed(self.sign, f[self.entry])
 
     def subtract_St(self, data, xT, f):
-        """``x[v_i] -= S_i^T f_i``."""
-        xT[self.v] = xT[self.v] - signed(self.sign, f[self.entry])
+        """``x[v_i] -= S_i^T f_i``; returns the new ``x_i``."""
+        x = xT[self.v] - signed(self.sign, f[self.entry])
+        xT[self.v] = x
+        return x[..., None]
 
     def add_S(self, data, out, x):
         """``out_i += S_i x_i``: sign_i x_i added into entry k_i of the rows ``out``."""

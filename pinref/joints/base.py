@@ -339,8 +339,10 @@ class JointBlock:
         self.set_tangent(xT, self.tangent(xT) + self._St(data, f))
 
     def subtract_St(self, data, xT, f):
-        """``x[v_i] -= S_i^T f_i`` for the rows ``f (K, *batch, 6)``."""
-        self.set_tangent(xT, self.tangent(xT) - self._St(data, f))
+        """``x[v_i] -= S_i^T f_i`` for the rows ``f (K, *batch, 6)``; returns the new ``x_i``."""
+        x = self.tangent(xT) - self._St(data, f)
+        self.set_tangent(xT, x)
+        return x
 
     def add_S(self, data, out, x):
         """``out_i += S_i x_i`` for the rows ``out (K, *batch, 6)``."""
