@@ -45,7 +45,7 @@ from ..spatial._kernels import LINEAR, se3_action_inverse, skew
 # Joint classes whose calc runs on a whole group at once: the 1-dof joints about (or along) a
 # fixed axis u, M_J linear in (cos q, sin q) or in q. Their calc_aba and S products run by group
 # too when S = +-e_k (every frame-axis joint; an unaligned one whose axis is +-e_k, as a URDF
-# axis "0 0 -1" loads): ``Group.unit``.
+# axis "0 0 -1" loads): ``Group.unit``, and the level's ``AxisBlock``.
 BATCHED = (JointModelRevoluteTpl, JointModelRevoluteUnboundedTpl, JointModelPrismaticTpl,
            JointModelRevoluteUnaligned, JointModelRevoluteUnboundedUnaligned,
            JointModelPrismaticUnaligned)
