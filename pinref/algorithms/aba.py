@@ -117,8 +117,8 @@ def _aba_forward_step2(T, kin, vxh, model, data, uT, ddqT):
         a = A[i] + matvec(kin.X[i], A[p])
         for block in level.blocks:
             # ddq_i = Dinv_i u_i - UDinv_i^T a_gf_i
-            ddq = (matvec(block.joint_field(data, "Dinv"), block.tangent(uT))
-                   - vecmat(a[block.rows], block.joint_field(data, "UDinv")))
+            UDinv = block.joint_field(data, "UDinv")
+            ddq = block.Dinv_times(data, block.tangent(uT)) - vecmat(a[block.rows], UDinv)
             block.set_tangent(ddqT, ddq)
             # a_gf_i += S_i ddq_i
             block.add_S(data, a, ddq)

@@ -163,8 +163,8 @@ def _aba_world_forward_step2(W, model, data, uT, ddqT):
         for block in level.blocks:
             rows = _rows(level, block)
             # ddq_i = Dinv_i u_i - UDinv_i^T oa_gf_i
-            ddq = (matvec(block.joint_field(data, "Dinv"), block.tangent(uT))
-                   - vecmat(OA_GF[rows], block.joint_field(data, "UDinv")))
+            UDinv = block.joint_field(data, "UDinv")
+            ddq = block.Dinv_times(data, block.tangent(uT)) - vecmat(OA_GF[rows], UDinv)
             block.set_tangent(ddqT, ddq)
             # oa_gf_i += J_i ddq_i
             J = _joint_matrices(W.J[block.v], block.nv, len(block.ids))

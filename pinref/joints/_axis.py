@@ -349,6 +349,10 @@ class AxisBlock:
         """The joints' ``name`` (Dinv, UDinv, ...) as calc_aba wrote it, joint axis first."""
         return data.joint_rows[self.key].fields[name]
 
+    def Dinv_times(self, data, x):
+        """``Dinv_i x_i`` with the joints' Dinv ``(K, *batch, 1, 1)``: a product of numbers."""
+        return data.joint_rows[self.key].fields["Dinv"][..., 0] * x
+
 
 class _JointTransforms:
     """``M_J`` of each joint of a group, built on access from the group's coordinates

@@ -365,6 +365,10 @@ class JointBlock:
         """The joint data's ``name`` (Dinv, UDinv, ...) with the joint axis first."""
         return joint_axis_first(getattr(data.joints[self.ids[0]], name), 2)
 
+    def Dinv_times(self, data, x):
+        """``Dinv_i x_i`` with the joint data's Dinv."""
+        return np.matvec(self.joint_field(data, "Dinv"), x)
+
 
 def calc_joint_group(group, data, q, v, rows, shape, actions):
     """``jmodel.calc(jdata, q, v)`` and ``liMi = jointPlacements[i] * M_J = (R_P R_J, p_P +
