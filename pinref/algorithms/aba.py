@@ -33,10 +33,10 @@ for every joint of one tree level at once (``i`` below is that set of joints), a
 children into their parents in Pinocchio's order and reports to the tracing hooks; its module
 docstring says how a level step maps to the per-joint loop and why ``x = x + y`` where C++ writes
 ``+=``. The joints of a level come as blocks (``level.blocks``): the joints of one kind whose S
-products and calc_aba run in one call, behind one interface (``block.subtract_St``, ``block.add_S``,
-``block.tangent``, ``block.calc_aba``; pinref/joints/base.py ``JointBlock`` and
-pinref/joints/_axis.py ``AxisBlock``). A statement that reads no parent runs for every joint at
-once:
+products and calc_aba run in one call, behind one interface (``block.subtract_St``,
+``block.add_S``, ``block.tangent``, ``block.calc_aba``, ...; pinref/joints/base.py
+``JointBlock`` and pinref/joints/_axis.py ``AxisBlock``). A statement that reads no parent runs
+for every joint at once:
 
 - pass 1: jcalc and liMi before the loop (``joint_calc``), v_i level by level, then the bias
   c_i, Yaba_i, h_i and f_i for every joint at once;

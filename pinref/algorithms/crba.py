@@ -107,7 +107,8 @@ class _JointColumns:
 
     def St_F(self, data, M, F):
         """``M[cols_i, subtree_i] = S_i^T F[:, subtree_i]``."""
-        M[..., self.cols, self.subtree] = data.joints[self.id].S.mT @ F[self.row, ..., self.subtree]
+        S = data.joints[self.id].S
+        M[..., self.cols, self.subtree] = S.mT @ F[self.row, ..., self.subtree]
 
 
 # CRBA's S products for each kind of block

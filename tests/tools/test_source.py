@@ -166,7 +166,8 @@ def test_the_listing_puts_both_lines_side_by_side(capsys):
     number = int(lines[k + 1].split()[1].split(":")[1])
     assert "SE3actOn<Scalar>::run(data.liMi[i], Ia)" in header.read_text().splitlines()[number - 1]
     # a statement over several header lines keeps their indentation, relative to its first
-    k = next(i for i, line in enumerate(lines) if "jointVelocitySelector(data.ddq).noalias() =" in line)
+    k = next(i for i, line in enumerate(lines)
+             if "jointVelocitySelector(data.ddq).noalias() =" in line)
     column = lines[k].index("jmodel.jointVelocitySelector(data.ddq)")
     assert lines[k + 1].index("jdata.Dinv()") == column + 2
     assert lines[k + 2].index("- jdata.UDinv()") == column + 2
