@@ -11,14 +11,11 @@ X m``, ``liMi.act(f) = X^T f`` and ``liMi.act(Y) = X^T Y X`` (Pinocchio's ``SE3a
 structured formulas, well inside the project's 1e-12.
 """
 
-import math
-
 import numpy as np
 
-from ..errors import NotPositiveDefiniteError
-from ..joints._axis import affine_eval
+from ..joints.base import joint_axis_first as _rows
+from ..joints.base import segments, tangent_rows
 from ..model.tree import tree
-from ..spatial import Motion
 from ..spatial._kernels import motion_action, motion_dual_action, se3_action_inverse
 
 
@@ -28,11 +25,14 @@ def inputs(**arguments):
 
 
 class Walk:
-    """The model's Tree for one call, with q and v as ``tangent_rows`` (``rows``)."""
+    """The model's Tree for one call: its ``levels`` and ``blocks``, the inertias ``Y`` and q
+    and v as ``tangent_rows`` (``rows``)."""
 
     def __init__(self, model, q, v):
         self.tree = tree(model)
-        self.levels = self.tree.levels
+        self.levels, self.blocks = self.tree.levels, self.tree.blocks
+        # Y_i, the model's inertias as 6x6 in row order, with 1-axes for the batch of q
+        self.Y = expand(self.tree.inertia_matrix, q.ndim - 1)
         self.inertia_matrix = self.tree.inertia_matrix
         self.placement_rotation = self.tree.placement_rotation
         self.placement_translation = self.tree.placement_translation
@@ -73,12 +73,6 @@ def vecmat(x, A):
     return np.vecmat(x, A)
 
 
-def signed(sign, x):
-    """``sign_j x_j`` for joints ``x (K, ...)`` and their signs ``(K,)`` (``AxisGroup.sign``),
-    ``x`` itself when ``sign`` is None (every sign +1). Exact: a sign flips no bit but one."""
-    return x if sign is None else sign.reshape(sign.shape + (1,) * (x.ndim - 1)) * x
-
-
 def crm(m):
     """6x6 ``crm(m)`` with ``crm(a) b = a ^ b``."""
     return motion_action(m)
@@ -94,41 +88,6 @@ def action_inverse(R, p):
     return se3_action_inverse(R, p)
 
 
-def tangent_rows(x):
-    """``x (*shape, n)`` as a view ``(n, *shape)``: entries first, so that a group's entries are
-    one gather (``segments``) and ``x[..., v_i]`` can be written through it (a single state's
-    ``x`` is its own rows)."""
-    return x if x.ndim == 1 else np.moveaxis(x, -1, 0)
-
-
-def segments(xT, index, n, shape):
-    """The entries ``index`` (n per joint) of ``xT = tangent_rows(x)`` as ``(K, *shape, n)``."""
-    y = xT[index]
-    if n == 1 or not shape:
-        return y.reshape((len(index) // n,) + shape + (n,))
-    return np.moveaxis(y.reshape((len(index) // n, n) + shape), 1, -1)
-
-
-def scatter(outT, index, y, shape, add=False):
-    """``out[v_i] = y_i`` (``add``: ``+= y_i``) for a group's joints, through
-    ``outT = tangent_rows(out)``; ``y (K, *shape, n)``."""
-    if y.shape[-1] == 1:
-        y = y.reshape(y.shape[:-1])
-    elif not shape:
-        y = y.reshape(len(index))
-    else:
-        y = np.moveaxis(y, -1, 1).reshape((len(index),) + shape)
-    if add:
-        outT[index] += y
-    else:
-        outT[index] = y
-
-
-def _rows(x, tail):
-    """A joint data field: the joint axis added in front, unless it is a constant (tail only)."""
-    return x if x.ndim == tail else x[None]
-
-
 class Kinematics:
     """What ``jcalc`` and the placements gave for every joint of the tree, rows of the stacked
     caches: ``X = liMi.actionInverse (n, *batch, 6, 6)``, ``vJ (n, *batch, 6)`` (None without
@@ -137,84 +96,38 @@ class Kinematics:
     __slots__ = ("X", "vJ", "c")
 
 
-class _JointTransforms:
-    """``M_J`` of each joint of a group, built on access from the group's coordinates
-    (``rows[k]`` is joint k's SE3, as its own ``calc`` writes it)."""
-
-    __slots__ = ("transforms", "qg")
-
-    def __init__(self, transforms, qg):
-        self.transforms, self.qg = transforms, qg
-
-    def __getitem__(self, k):
-        return self.transforms[k](self.qg[k])
-
-
 def joint_calc(T, data, q, v, shape, actions=True):
     """``jcalc(q[, v])`` and ``liMi = jointPlacements[i] * M_J`` for every joint, one call per
     kind of joint (they read no parent, so they run before the level loop, once per pass);
     writes the joints' data and ``data.liMi`` and returns a :class:`Kinematics`.
 
-    The fixed-axis 1-dof joints of one kind (``tree.BATCHED``) evaluate liMi and X as affine
-    maps of their coordinates (``Tree``'s ``affine`` constants, evaluated elementwise for the
-    whole kind, so that a state gives the same bits alone or in a batch); any other joint runs
-    its own ``calc`` and the SE3 product. With ``actions=False`` (a pass that never moves a motion
-    into a child frame: placements only) ``X`` is not built and ``kin.X`` is None."""
-    qT, vT = T.rows
-    n, nb, B = len(T.tree.order), len(shape), math.prod(shape)
+    Each kind's calc lives beside its joint class (``group.calc``): the fixed-axis 1-dof joints
+    of one family (``tree.BATCHED``) evaluate liMi and X as affine maps of their coordinates
+    (``pinref.joints._axis.calc_axis_group``), any other joint runs its own ``calc`` and the
+    SE3 product (``pinref.joints.base.calc_joint_group``). With ``actions=False`` (a pass that
+    never moves a motion into a child frame: placements only) ``X`` is not built and ``kin.X``
+    is None."""
+    n = len(T.tree.order)
     kin = Kinematics()
     kin.X = X = np.empty((n,) + shape + (6, 6)) if actions else None
     kin.vJ = None if v is None else np.zeros((n,) + shape + (6,))
     kin.c = None
     R_all, p_all = data.liMi.rotation, data.liMi.translation
     for group in T.tree.kinds:
-        K, rows = len(group.ids), group.rows
-        if group.batched:
-            R0, RW, X0, XW, p0, pW = group.affine
-            prismatic = group.prismatic
-            qg = segments(qT, group.q_index, group.nq, shape)
-            if group.nq == 2 or prismatic:
-                x = qg                                          # (cos, sin) as given, or d
-            else:
-                x = np.concatenate((np.cos(qg), np.sin(qg)), -1)
-            x = x.reshape(K, B, x.shape[-1])
-            # liMi = jointPlacements[i] * M_J = (R0 + x RW, p0 + d pW)
-            R_all[rows] = affine_eval(x, RW, R0).reshape((K,) + shape + (3, 3))
-            if prismatic:
-                p_all[rows] = (p0 + x * pW).reshape((K,) + shape + (3,))
-            else:
-                p_all[rows] = expand(p0[:, 0], nb)
-            if actions:
-                # X = liMi.actionInverse = X0 + x XW
-                X[rows] = affine_eval(x, XW, X0).reshape((K,) + shape + (6, 6))
-            fields = {"joint_q": qg, "M": _JointTransforms(group.transforms, qg)}
-            if v is not None:
-                vg = segments(vT, group.v_index, 1, shape)
-                vJ = vg * expand(group.S_col, nb)
-                kin.vJ[rows] = vJ
-                fields["v"] = Motion.unchecked(vJ)
-                if group.template.calc_writes_joint_v:
-                    fields["joint_v"] = vg
-            data.joint_rows[group.key].write(**fields)
-        else:
-            jdata = data.joints[group.ids[0]]
-            group.jmodels[0].calc(jdata, q, v)
-            M = jdata.M
-            # liMi = jointPlacements[i] * M_J = (R_P R_J, p_P + R_P p_J)
-            RP = expand(T.placement_rotation[rows], nb)
-            pP = expand(T.placement_translation[rows], nb)
-            R_all[rows] = RP @ M.rotation
-            p_all[rows] = pP + matvec(RP, M.translation)
-            if actions:
-                # X = liMi.actionInverse
-                X[rows] = action_inverse(R_all[rows], p_all[rows])
-            if v is not None:
-                kin.vJ[rows] = jdata.v.vector
-                cj = jdata.c.vector
-                if cj.ndim > 1 or np.count_nonzero(cj):
-                    if kin.c is None:
-                        kin.c = np.zeros((n,) + shape + (6,))
-                    kin.c[rows] = cj
+        rows = group.rows
+        # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J ;
+        # X = liMi.actionInverse
+        R, p, Xg, vJ, c = group.calc(data, q, v, T.rows, shape, actions)
+        # liMi[i] = (R, p)
+        R_all[rows], p_all[rows] = R, p
+        if actions:
+            X[rows] = Xg
+        if v is not None:
+            kin.vJ[rows] = vJ
+            if c is not None:
+                if kin.c is None:
+                    kin.c = np.zeros((n,) + shape + (6,))
+                kin.c[rows] = c
     return kin
 
 
@@ -257,34 +170,3 @@ def subspace_times(level, S, xT, shape):
     parts = [matvec(S_g, segments(xT, group.v_index, group.nv, shape))
              for group, S_g in zip(level.groups, S)]
     return level_array(level, parts, shape, 6)
-
-
-def joint_calc_aba(level, data, armature, Ia, shape):
-    """``jmodel.calc_aba(jdata, armature_i, Ia_i, update_I = parent > 0)`` for every joint of
-    the level, one call per group (``Ia (K, *shape, 6, 6)``, the level's rows of Yaba, updated
-    in place); returns per group ``(Dinv, UDinv)`` with the joint axis first."""
-    out = []
-    lo = level.rows.start
-    for group in level.groups:
-        I = Ia[group.rows.start - lo:group.rows.stop - lo]
-        if group.batched:
-            tmp = group.scratch
-            arm = armature[group.v_index].reshape((len(group.ids),) + (1,) * len(shape) + (1, 1))
-            try:
-                group.template.calc_aba(tmp, arm, I, level.has_parent)
-            except NotPositiveDefiniteError:
-                _raise_for_joint(group, data, armature, I)
-            data.joint_rows[group.key].write(U=tmp.U, StU=tmp.StU, Dinv=tmp.Dinv,
-                                             UDinv=tmp.UDinv)
-            out.append((tmp.Dinv, tmp.UDinv))
-        else:
-            jmodel, jdata = group.jmodels[0], data.joints[group.ids[0]]
-            jmodel.calc_aba(jdata, armature[jmodel.v_slice], I[0], level.has_parent)
-            out.append((_rows(jdata.Dinv, 2), _rows(jdata.UDinv, 2)))
-    return out
-
-
-def _raise_for_joint(group, data, armature, I):
-    """The NotPositiveDefiniteError of the first joint of the group whose block fails."""
-    for k, jmodel in enumerate(group.jmodels):
-        jmodel.calc_aba(jmodel.createData(), armature[jmodel.v_slice], I[k].copy(), False)

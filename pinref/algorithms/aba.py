@@ -28,82 +28,44 @@ X* = liMi[i].dualAction = X^T with X = liMi[i].actionInverse, so ``X* Ia X*^T = 
 (Pinocchio's ``SE3actOn``, which unrolls it block by block). After the call f[i] is RNEA's f for
 (q, v, ddq) without fext.
 
-How the code maps to the loops above (rnea.py's module docstring says how a level step maps to
-Pinocchio's per-joint loop and why ``x = x + y`` where C++ writes ``+=``). Only what reads the
-parent runs level by level; a statement that reads no parent runs for every joint at once,
-before or after the level loop, and a step reports its joints (``call.done``) once every field
-it declares holds what Pinocchio's loop holds after the joint:
+How the code maps to the loops above. pinref/algorithms/scan.py owns the loops: it runs a step
+for every joint of one tree level at once (``i`` below is that set of joints), adds the
+children into their parents in Pinocchio's order and reports to the tracing hooks; its module
+docstring says how a level step maps to the per-joint loop and why ``x = x + y`` where C++ writes
+``+=``. The joints of a level come as blocks (``level.blocks``): the joints of one kind whose S
+products and calc_aba run in one call, behind one interface (``block.subtract_St``,
+``block.add_S``, ``block.tangent``, ``block.calc_aba``, ...; pinref/joints/base.py
+``JointBlock`` and pinref/joints/_axis.py ``AxisBlock``). A statement that reads no parent runs
+for every joint at once:
 
 - pass 1: jcalc and liMi before the loop (``joint_calc``), v_i level by level, then the bias
   c_i, Yaba_i, h_i and f_i for every joint at once;
-- pass 2 (backward): level by level; the children add into their parents round by round, in
-  Pinocchio's order. calc_aba and the S products run once per group of joints, or once for the
-  whole level when its joints all have S_i = sign e_k (``level.axes``), which makes
-  ``S_i^T pA_i`` sign times entry k of pA_i and ``S_i ddq_i`` an addition of sign ddq_i into
-  entry k (as in rnea.py);
-- pass 3: a_gf_i += liMi^-1 a_gf_parent, ddq_i and a_gf_i += S_i ddq_i level by level (a child
-  reads its parent's final a_gf), then a_i and f_i for every joint at once;
-- the last loop: level by level, round by round, as pass 2.
+- pass 2 (backward): level by level, as written above;
+- pass 3: level by level (a child reads its parent's final a_gf); it reads u from ``data.u``
+  and Dinv, UDinv from the joint data, as ForwardStep2 does; then a_i and f_i for every joint
+  at once, with pass 1's ``v_i x* h_i`` (which Pinocchio computes again);
+- the last loop: level by level, as pass 2.
 """
 
 import numpy as np
 
 from ..errors import NotPositiveDefiniteError
+from ..joints.base import tangent_rows
+from . import scan
 from . import steps as S
 from ._args import Convention, convention_of, external_forces, named_joint_error, state
-from ._levels import (Walk, crf, crm, expand, full, inputs, joint_calc,
-                      joint_calc_aba, level_array, matvec, scatter, segments, signed,
-                      subspaces, tangent_rows, vecmat, widen)
+from ._levels import Walk, crf, crm, full, inputs, joint_calc, widen
 from .rnea import _fext_step
 
-
-def _parts(level, data, shape):
-    """``(rows of the level, tangent entries, nv, S)`` for each part of a level that takes its
-    S products in one call: the whole level (``level.axes``, S_i stacked) or each group."""
-    if level.axes is not None:
-        return ((slice(None), level.axes.v_index, 1, expand(level.axes.S, len(shape))),)
-    lo = level.rows.start
-    return [(slice(g.rows.start - lo, g.rows.stop - lo), g.v_index, g.nv, S_g)
-            for g, S_g in zip(level.groups, subspaces(level, data))]
+matvec, vecmat = np.matvec, np.vecmat
 
 
-def _axes_calc_aba(axes, data, armature, arm, Ia, update_I):
-    """``jmodel.calc_aba(jdata, armature_i, Ia_i, update_I)`` for every joint of a level of
-    joints with S_i = sign e_k at once, as their own calc_aba computes it
-    (``FrameAxisJointModel.calc_aba``; an unaligned one's ``U = I[:, part] u``, here sign times
-    column k) (``Ia (K, *batch, 6, 6)`` updated in place; ``arm``: ``armature`` as ``(nv, 1 * nb)``);
-    writes the joints' U, StU, Dinv, UDinv and returns ``(Dinv (K, *batch, 1, 1), UDinv (K,
-    *batch, 6, 1))``."""
-    # U_i = Ia_i S_i = sign Ia_i[:, k] ; StU_i = S_i^T U_i + armature_i = Ia_i[k, k] + armature_i
-    StU = Ia[axes.diagonal] + arm[axes.v_rows]
-    if not np.minimum.reduce(StU, None) > 0:          # (NaN fails too)
-        for j, jmodel in enumerate(axes.jmodels):
-            jmodel.calc_aba(jmodel.createData(), armature[jmodel.v_slice], Ia[j].copy(), False)
-    U = Ia[axes.entry][..., None]
-    U = U.copy() if axes.sign is None else signed(axes.sign, U)
-    # Dinv_i = 1 / StU_i ; UDinv_i = U_i Dinv_i
-    StU = StU[..., None, None]
-    Dinv = 1.0 / StU
-    UDinv = U * Dinv
-    if update_I:
-        # Ia_i -= UDinv_i U_i^T
-        Ia -= UDinv * U.mT
-    if len(axes.groups) == 1:
-        # one group: its rows are the level's
-        data.joint_rows[axes.groups[0][0]].write(U=U, StU=StU, Dinv=Dinv, UDinv=UDinv)
-    else:
-        for key, g in axes.groups:
-            data.joint_rows[key].write(U=U[g], StU=StU[g], Dinv=Dinv[g], UDinv=UDinv[g])
-    return Dinv, UDinv
-
-
-def _aba_forward_step1(call, T, kin, data, shape):
-    """Mirrors AbaLocalConventionForwardStep1::algo, in two places: v_i level by level (it
-    reads the parent), then every statement that reads no parent for every joint at once
-    (jcalc and liMi ran before: ``kin``); writes v, a_gf (= c_i), Yaba, h, f. Returns
-    ``v_i x* h_i`` ``(n, *shape, 6)`` for pass 3. The driver reports the joints afterwards,
-    level by level."""
-    V, j = data.v.vector, slice(1, None)
+def _aba_forward_step1(T, kin, data):
+    """Mirrors AbaLocalConventionForwardStep1::algo: v_i level by level (it reads the parent),
+    then every statement that reads no parent for every joint at once (jcalc and liMi ran
+    before: ``kin``); writes v, a_gf (= c_i), Yaba, h, f. Returns ``v_i x* h_i`` ``(n - 1,
+    *batch, 6)``, which pass 3 adds again."""
+    V, H, j = data.v.vector, data.h.vector, slice(1, None)
     X, vJ = kin.X, kin.vJ
     for level in T.levels:
         i, p = level.rows, level.parent_rows
@@ -113,111 +75,73 @@ def _aba_forward_step1(call, T, kin, data, shape):
     bias = matvec(crm(V[j]), vJ[j])
     data.a_gf.vector[j] = bias if kin.c is None else kin.c[j] + bias
     # IA_i = Y_i ; h_i = Y_i v_i ; pA_i = v_i x* h_i
-    Y = expand(T.inertia_matrix[j], len(shape))
+    Y = T.Y[j]
     data.Yaba.matrix[j] = Y
-    H = data.h.vector
     H[j] = matvec(Y, V[j])
-    vxh = matvec(crf(V[j]), H[j])
-    data.f.vector[j] = vxh
+    data.f.vector[j] = vxh = matvec(crf(V[j]), H[j])
     return vxh
 
 
-def _aba_backward_step(call, level, kin, model, arm, data, uT, shape):
-    """Mirrors AbaLocalConventionBackwardStep::algo for the joints of one level; eliminates
-    each joint i into its parent. Returns the parts (``_parts``; None on a level of joints with
-    S_i = sign e_k, which takes its S products as entries k) and, per part, ``(Dinv, UDinv)`` and u_i
-    ``(K, *batch, nv)``."""
-    i, A, F, axes = level.rows, data.a_gf.vector, data.f.vector, level.axes
+def _aba_backward_step(level, kin, model, data, uT):
+    """Mirrors AbaLocalConventionBackwardStep::algo for the joints i of one level; returns what
+    they add into their parents (the scan adds it, in Pinocchio's order)."""
+    i, A, F = level.rows, data.a_gf.vector, data.f.vector
     Ia, pA = data.Yaba.matrix[i], F[i]
-    if axes is not None:
-        # u_i -= S_i^T pA_i   (S_i = sign e_k: sign times entry k of pA_i)
-        u_l = uT[axes.v_rows] - signed(axes.sign, pA[axes.entry])
-        uT[axes.v_rows] = u_l
-        parts, u = None, [u_l[..., None]]
-        # U_i = IA_i S_i ; Dinv_i = (S_i^T U_i + armature_i)^-1 ; UDinv_i ;
-        # Ia_i = IA_i - UDinv_i U_i^T
-        D = [_axes_calc_aba(axes, data, model.armature, arm, Ia, level.has_parent)]
-    else:
-        parts, u = _parts(level, data, shape), []
-        for g, v_i, nv, S_i in parts:
-            # u_i -= S_i^T pA_i
-            u_g = segments(uT, v_i, nv, shape) - vecmat(pA[g], S_i)
-            scatter(uT, v_i, u_g, shape)
-            u.append(u_g)
-        # U_i = IA_i S_i ; Dinv_i = (S_i^T U_i + armature_i)^-1 ; UDinv_i ;
-        # Ia_i = IA_i - UDinv_i U_i^T
-        D = joint_calc_aba(level, data, model.armature, Ia, shape)
+    UDu = np.empty(pA.shape)
+    for block in level.blocks:
+        # u_i -= S_i^T pA_i
+        u = block.subtract_St(data, uT, pA)
+        # U_i = IA_i S_i ; Dinv_i = (S_i^T U_i + armature_i)^-1 ; UDinv_i = U_i Dinv_i ;
+        # Ia_i = IA_i - UDinv_i U_i^T   (parent > 0)
+        block.calc_aba(data, Ia, model.armature, level.has_parent)
+        # UDinv_i u_i   (for pa_i)
+        UDu[block.rows] = matvec(block.joint_field(data, "UDinv"), u)
     if not level.has_parent:
-        call.done(S.ABA_BACKWARD, level.backward_ids)
-        return parts, D, u
-    # pa_i = pA_i + (Ia_i c_i + UDinv_i u_i)
-    UDu = [matvec(UDinv, u_g) for (_, UDinv), u_g in zip(D, u)]
-    pa = pA + (matvec(Ia, A[i]) + level_array(level, UDu, shape, 6))
+        return None
+    # pa_i = pA_i + Ia_i c_i + UDinv_i u_i
+    pa = pA + (matvec(Ia, A[i]) + UDu)
     F[i] = pa
-    # X* Ia_i X*^T = X^T Ia_i X ; liMi pa_i = X^T pa_i
     X = kin.X[i]
-    XIX, Xf = X.mT @ Ia @ X, vecmat(pa, X)
-    for children, parents, ids in level.rounds:
-        # IA_parent += X* Ia_i X*^T ; pA_parent += liMi pa_i
-        data.Yaba.matrix[parents] = data.Yaba.matrix[parents] + XIX[children]
-        F[parents] = F[parents] + Xf[children]
-        call.done(S.ABA_BACKWARD, ids)
-    return parts, D, u
+    # Yaba[parent] += liMi Ia_i = X^T Ia_i X ; f[parent] += liMi pa_i = X^T pa_i
+    return (data.Yaba.matrix, X.mT @ Ia @ X), (F, vecmat(pa, X))
 
 
-def _aba_forward_step2(call, T, kin, passed, vxh, model, data, ddqT, shape):
-    """Mirrors AbaLocalConventionForwardStep2::algo, in two places: a_gf_i and ddq_i level by
-    level (a child reads its parent's final a_gf), then a_i and f_i for every joint at once;
-    writes a_gf, ddq, a, f (each row once) and reports every joint at its end. ``passed``: what
-    pass 2 returned, level by level."""
+def _aba_forward_step2(T, kin, vxh, model, data, uT, ddqT):
+    """Mirrors AbaLocalConventionForwardStep2::algo: a_gf_i and ddq_i level by level (a child
+    reads its parent's final a_gf), then a_i and f_i for every joint at once (``vxh``: pass 1's
+    ``v_i x* h_i``, v and h unchanged since)."""
     A, j = data.a_gf.vector, slice(1, None)
-    for level, (parts, D, u) in zip(T.levels, passed):
+    for level in T.levels:
         i, p = level.rows, level.parent_rows
-        # a_gf_i = c_i + liMi^-1 a_gf_parent
-        a_i = A[i] + matvec(kin.X[i], A[p])
-        axes = level.axes
-        if axes is not None:
-            ((Dinv, UDinv),), (u_l,) = D, u
+        # a_gf_i += liMi^-1 a_gf_parent
+        a = A[i] + matvec(kin.X[i], A[p])
+        for block in level.blocks:
             # ddq_i = Dinv_i u_i - UDinv_i^T a_gf_i
-            ddq = (Dinv[..., 0] * u_l - vecmat(a_i, UDinv))[..., 0]
-            ddqT[axes.v_rows] = ddq
-            # a_gf_i += S_i ddq_i   (S_i = sign e_k: sign ddq_i adds into entry k)
-            a_i[axes.entry] += signed(axes.sign, ddq)
-            A[i] = a_i
-            continue
-        Sddq = []
-        for (g, v_i, _, S_i), (Dinv, UDinv), u_g in zip(parts, D, u):
-            # ddq_i = Dinv_i u_i - UDinv_i^T a_gf_i
-            ddq = matvec(Dinv, u_g) - vecmat(a_i[g], UDinv)
-            scatter(ddqT, v_i, ddq, shape)
-            Sddq.append(matvec(S_i, ddq))
-        # a_gf_i += S_i ddq_i
-        A[i] = a_i + level_array(level, Sddq, shape, 6)
+            UDinv = block.joint_field(data, "UDinv")
+            ddq = block.Dinv_times(data, block.tangent(uT)) - vecmat(a[block.rows], UDinv)
+            block.set_tangent(ddqT, ddq)
+            # a_gf_i += S_i ddq_i
+            block.add_S(data, a, ddq)
+        A[i] = a
     # a_i = a_gf_i + (oMi.R^T g_lin ; 0)
     a = data.a.vector
     a[j] = A[j]
-    a[j, ..., :3] += vecmat(model.gravity.linear, data.oMi.rows("rotation", j, shape))
-    # f_i = Y_i a_gf_i + v_i x* h_i   (v_i x* h_i as pass 1 computed it)
-    data.f.vector[j] = matvec(expand(T.inertia_matrix[j], len(shape)), A[j]) + vxh
-    call.done(S.ABA_FORWARD2, T.tree.order_ids)
+    a[j, ..., :3] += vecmat(model.gravity.linear, data.oMi.rows("rotation", j, a.shape[1:-1]))
+    # f_i = Y_i a_gf_i + v_i x* h_i
+    data.f.vector[j] = matvec(T.Y[j], A[j]) + vxh
 
 
-def _aba_final_step(call, level, kin, data):
-    """The last loop of Pinocchio's abaLocalConvention for the joints of one level:
-    ``f[parent] += liMi[i].act(f[i])``, parent 0 included."""
-    F = data.f.vector
-    # liMi f_i = X^T f_i
-    Xf = vecmat(F[level.rows], kin.X[level.rows])
-    for children, parents, ids in level.rounds:
-        # f_parent += liMi f_i
-        F[parents] = F[parents] + Xf[children]
-        call.done(S.ABA_FINAL_LOOP, ids)
+def _aba_final_step(level, kin, data):
+    """The last loop of Pinocchio's abaLocalConvention for the joints i of one level, parent 0
+    included: returns ``f[parent] += liMi[i].act(f[i])`` for the scan to add."""
+    F, i = data.f.vector, level.rows
+    # f[parent] += liMi f_i = X^T f_i
+    return ((F, vecmat(F[i], kin.X[i])),)
 
 
-def _init_step(call, data):
+def _init_step(data):
     """``f[0].setZero()``, in the overload without fext."""
     data.f.vector[0] = 0.0
-    call.done(S.ABA_INIT, (0,))
 
 
 def aba(model, data, q, v, tau, fext=None, convention=Convention.LOCAL):
@@ -272,23 +196,17 @@ def _aba(call, model, data, q, v, tau, fext):
     data.ddq = np.zeros(shape + (model.nv,))
     uT, ddqT = tangent_rows(data.u), tangent_rows(data.ddq)
     if fext is None:
-        call.run(S.ABA_INIT, _init_step, call, data)
+        scan.step(call, S.ABA_INIT, (0,), _init_step, data)
     # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J ;
     # X = liMi.actionInverse   (every joint: no parent read)
     kin = joint_calc(T, data, q, v, shape)
-    vxh = call.run(S.ABA_FORWARD1, _aba_forward_step1, call, T, kin, data, shape)
-    for level in T.levels:
-        # pass 1 is complete for these joints; f_i -= fext_i right after (Pinocchio's order)
-        call.done(S.ABA_FORWARD1, level.forward_ids)
-        if fext is not None:
-            call.run(S.ABA_FEXT, _fext_step, call, S.ABA_FEXT, level, data, fext)
-    arm = model.armature.reshape((model.nv,) + (1,) * len(shape))
-    passed = [call.run(S.ABA_BACKWARD, _aba_backward_step, call, level, kin, model, arm, data,
-                       uT, shape) for level in reversed(T.levels)]
-    call.run(S.ABA_FORWARD2, _aba_forward_step2, call, T, kin, passed[::-1], vxh, model, data,
-             ddqT, shape)
-    for level in reversed(T.levels):
-        call.run(S.ABA_FINAL_LOOP, _aba_final_step, call, level, kin, data)
+    # pass 1; f_i -= fext_i right after each joint's step (Pinocchio's order)
+    vxh = scan.forward(call, S.ABA_FORWARD1, T, _aba_forward_step1, T, kin, data,
+                       then=None if fext is None else (S.ABA_FEXT, _fext_step, data, fext))
+    scan.backward(call, S.ABA_BACKWARD, T, _aba_backward_step, kin, model, data, uT)
+    scan.step(call, S.ABA_FORWARD2, T.tree.order_ids, _aba_forward_step2, T, kin, vxh, model,
+              data, uT, ddqT)
+    scan.backward(call, S.ABA_FINAL_LOOP, T, _aba_final_step, kin, data)
     call.shape = shape
     data.mark("aba", "liMi", "v", "a_gf", "a", "h", "f", "Yaba", "u", "ddq")
     return data.ddq.copy()

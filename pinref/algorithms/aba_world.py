@@ -38,12 +38,13 @@ every joint at once, before or after the level loop:
 - pass 1: jcalc and liMi before the loop (``joint_calc``); oMi, then ov, level by level; J, the
   bias, the inertias, oh and of for every joint at once; ``of_i -= oMi fext_i`` level by level
   right after (Pinocchio's order);
-- pass 2 (backward): level by level; U, StU, Dinv, UDinv for the whole level at once when its
-  joints all have S = +-e_k (``level.axes``), else a group of one kind at a time
-  (``_parts``); the children add into their parents round by round, in Pinocchio's order;
-- pass 3: oa_gf_i and ddq_i level by level (a child reads its parent's final oa_gf), then oa_i
-  and of_i for every joint at once;
-- the last loop: level by level, round by round, as pass 2.
+- pass 2 (backward): level by level (pinref/algorithms/scan.py adds the children into their
+  parents, in Pinocchio's order); U, StU, Dinv, UDinv a block of the level at a time
+  (``level.blocks``: the joints with S = +-e_k together, each other joint alone);
+- pass 3: oa_gf_i and ddq_i level by level (a child reads its parent's final oa_gf; Dinv and
+  UDinv read from the joint data, u from ``data.u``), then oa_i and of_i for every joint at
+  once;
+- the last loop: level by level, as pass 2.
 
 The (6, nv) J is held column first, ``(nv, *batch, 6)`` (``data.J`` is a view of it as
 ``(*batch, 6, nv)``), and oYcrb, oinertias as 6x6 matrices during the passes (rnea_derivatives.py:
@@ -52,12 +53,11 @@ data.oYcrb[i] and data.oinertias[i] are Inertia objects read off them).
 
 import numpy as np
 
-from ..model.tree import AxisGroup
+from . import scan
 from . import steps as S
 from ._levels import Walk, crf, crm, expand, full, joint_calc, matvec, tangent_rows, vecmat, widen
 from ._args import external_forces, state
-from .aba_derivatives import (_entries, _joint_matrices, _joint_vectors, _stys_inversion,
-                              write_joint_data)
+from .aba_derivatives import _joint_matrices, _stys_inversion
 from .rnea_derivatives import (_action_matrices, _store_world_inertias, columns, matrix_face, mv,
                                subspace_columns, world_placements_step)
 
@@ -70,10 +70,10 @@ class _World:
     __slots__ = ("T", "C", "X", "Xf", "J", "Y", "shape")
 
 
-def _aba_world_forward_step1(call, W, kin, data):
+def _aba_world_forward_step1(W, kin, data):
     """Mirrors AbaWorldConventionForwardStep1::algo: oMi and ov level by level (they read the
     parent), then J, oa_gf (the bias), oinertias = oYcrb, oYaba, oh and of for every joint at
-    once (jcalc and liMi ran before: ``kin``). The driver reports the joints afterwards."""
+    once (jcalc and liMi ran before: ``kin``)."""
     T, C, shape = W.T, W.C, W.shape
     OV = data.ov.vector
     for level in T.levels:
@@ -104,7 +104,7 @@ def _aba_world_forward_step1(call, W, kin, data):
     data.of.vector[1:] = mv(crf(OV[1:]), OH[1:])
 
 
-def _fext_world_step(call, level, W, data, fext):
+def _fext_world_step(level, W, data, fext):
     """The fext overload's ``of[i] -= oMi[i].act(fext[i])`` right after joint i's forward step
     (fext in the LOCAL frame of each joint)."""
     OF, i = data.of.vector, level.rows
@@ -112,117 +112,80 @@ def _fext_world_step(call, level, W, data, fext):
     ext = ext.reshape(ext.shape[:1] + (1,) * (OF.ndim - ext.ndim) + ext.shape[1:])
     # of_i -= oMi fext_i
     OF[i] = OF[i] - matvec(W.Xf[i], ext)
-    call.done(S.ABA_WORLD_FEXT, level.forward_ids)
 
 
-def _parts(level):
-    """The joints of a level whose blocks are computed together, each as ``(part, span)``,
-    ``span`` its slice of ``level.v_index``: the whole level (``level.axes``) when its joints
-    all have S = +-e_k (in the WORLD frame their J columns are general 6-vectors,
-    so they share one formula), else each group."""
-    if level.axes is not None:
-        return [(level.axes, slice(None))]
-    out, start = [], 0
-    for group in level.groups:
-        n = len(group.ids) * group.nv
-        out.append((group, slice(start, start + n)))
-        start += n
-    return out
+def _rows(level, block):
+    """The block's rows of the stacked caches (its ``rows`` are within the level)."""
+    lo = level.rows.start
+    if isinstance(block.rows, slice):
+        return slice(lo + block.rows.start, lo + block.rows.stop)
+    return lo + block.rows
 
 
-def _write_joint_data(data, part, **fields):
-    """The joints' U, StU, Dinv, UDinv of a part (``_parts``)."""
-    if isinstance(part, AxisGroup):
-        for key, g in part.groups:
-            data.joint_rows[key].write(**{name: x[g] for name, x in fields.items()})
-    else:
-        write_joint_data(data, part, **fields)
-
-
-def _aba_world_backward_step(call, level, W, model, data, uT):
-    """Mirrors AbaWorldConventionBackwardStep::algo for the joints of one level; eliminates each
-    joint into its parent. Returns the level's ``(Dinv, UDinv)`` by part (``_parts``)."""
+def _aba_world_backward_step(level, W, model, data, uT):
+    """Mirrors AbaWorldConventionBackwardStep::algo for the joints i of one level, a block of
+    joints at a time (in the WORLD frame every J_i is a general 6 x nv_i, so the blocks differ
+    only by nv_i); returns what they add into their parents."""
     C, nb = W.C, len(W.shape)
     Ya, OF, OA_GF = data.oYaba.matrix, data.of.vector, data.oa_gf.vector
-    cols = level.v_index
-    J = W.J[cols]
-    # u_i -= J_i^T of_i
-    uT[cols] -= np.vecdot(J, OF[C.row[cols]])
-    # U_i = oYaba_i J_i
-    U = mv(Ya[C.row[cols]], J)
-    D = []
-    for part, span in _parts(level):
-        nvg = part.nv
-        K = len(part.v_index) // nvg
-        Jg, Ug = _joint_matrices(J[span], nvg, K), _joint_matrices(U[span], nvg, K)
-        arm = model.armature[part.v_index].reshape((K,) + (1,) * nb + (nvg,))
+    for block in level.blocks:
+        rows, v, nvg, K = _rows(level, block), block.v, block.nv, len(block.ids)
+        # u_i -= J_i^T of_i
+        uT[v] -= np.vecdot(W.J[v], OF[C.row[v]])
+        # U_i = oYaba_i J_i
+        Jg, Ug = _joint_matrices(W.J[v], nvg, K), _joint_matrices(mv(Ya[C.row[v]], W.J[v]), nvg, K)
+        arm = model.armature[v].reshape((K,) + (1,) * nb + (nvg,))
         # StU_i = J_i^T U_i + armature_i ;  Dinv_i = StU_i^-1 ;  UDinv_i = U_i Dinv_i
         StU = Jg.mT @ Ug + np.eye(nvg) * arm[..., None]
-        Dinv = _stys_inversion(part, StU)
+        Dinv = _stys_inversion(block, StU)
         UDinv = Ug @ Dinv
-        _write_joint_data(data, part, U=Ug, StU=StU, Dinv=Dinv, UDinv=UDinv)
-        D.append((Dinv, UDinv))
+        block.write_joint_data(data, U=Ug, StU=StU, Dinv=Dinv, UDinv=UDinv)
         if level.has_parent:
-            rows = part.rows
             # oYaba_i -= UDinv_i U_i^T
             Ia = Ya[rows] - UDinv @ Ug.mT
             Ya[rows] = Ia
             # of_i += oYaba_i oa_gf_i + UDinv_i u_i
-            u = _joint_vectors(uT[part.v_index], nvg, K)
-            OF[rows] = OF[rows] + (matvec(Ia, OA_GF[rows]) + matvec(UDinv, u))
+            OF[rows] = OF[rows] + (matvec(Ia, OA_GF[rows]) + matvec(UDinv, block.tangent(uT)))
     if not level.has_parent:
-        call.done(S.ABA_WORLD_BACKWARD, level.backward_ids)
-        return D
-    i = level.rows
-    for children, parents, ids in level.rounds:
-        # oYaba_parent += oYaba_i ;  of_parent += of_i
-        Ya[parents] = Ya[parents] + Ya[i][children]
-        OF[parents] = OF[parents] + OF[i][children]
-        call.done(S.ABA_WORLD_BACKWARD, ids)
-    return D
+        return None
+    # oYaba[parent] += oYaba_i ;  of[parent] += of_i
+    return (Ya, Ya[level.rows]), (OF, OF[level.rows])
 
 
-def _aba_world_forward_step2(call, W, passed, model, data, uT, ddqT):
+def _aba_world_forward_step2(W, model, data, uT, ddqT):
     """Mirrors AbaWorldConventionForwardStep2::algo: oa_gf_i and ddq_i level by level (a child
-    reads its parent's final oa_gf), then oa_i and of_i for every joint at once. ``passed``:
-    what pass 2 returned, level by level."""
+    reads its parent's final oa_gf), then oa_i and of_i for every joint at once."""
     OA_GF, OV = data.oa_gf.vector, data.ov.vector
-    for level, D in zip(W.T.levels, passed):
+    for level in W.T.levels:
         i, p = level.rows, level.parent_rows
         # oa_gf_i += oa_gf_parent
         OA_GF[i] = OA_GF[i] + OA_GF[p]
-        for (part, _), (Dinv, UDinv) in zip(_parts(level), D):
-            nvg, rows = part.nv, part.rows
-            K = len(part.v_index) // nvg
+        for block in level.blocks:
+            rows = _rows(level, block)
             # ddq_i = Dinv_i u_i - UDinv_i^T oa_gf_i
-            u = _joint_vectors(uT[part.v_index], nvg, K)
-            ddq = matvec(Dinv, u) - vecmat(OA_GF[rows], UDinv)
-            ddqT[part.v_index] = _entries(ddq)
+            UDinv = block.joint_field(data, "UDinv")
+            ddq = block.Dinv_times(data, block.tangent(uT)) - vecmat(OA_GF[rows], UDinv)
+            block.set_tangent(ddqT, ddq)
             # oa_gf_i += J_i ddq_i
-            OA_GF[rows] = OA_GF[rows] + matvec(_joint_matrices(W.J[part.v_index], nvg, K), ddq)
+            J = _joint_matrices(W.J[block.v], block.nv, len(block.ids))
+            OA_GF[rows] = OA_GF[rows] + matvec(J, ddq)
     # oa_i = oa_gf_i + gravity
     data.oa.vector[1:] = OA_GF[1:] + model.gravity.vector
     # of_i = oinertias_i oa_gf_i + ov_i x* oh_i
     data.of.vector[1:] = mv(W.Y[1:], OA_GF[1:]) + mv(crf(OV[1:]), data.oh.vector[1:])
-    for level in W.T.levels:
-        call.done(S.ABA_WORLD_FORWARD2, level.forward_ids)
 
 
-def _aba_world_final_step(call, level, data):
-    """The last loop of Pinocchio's abaWorldConvention (overload without fext) for the joints of
-    one level: ``of[parent] += of[i]``, parent 0 included."""
+def _aba_world_final_step(level, data):
+    """The last loop of Pinocchio's abaWorldConvention (overload without fext) for the joints i
+    of one level, parent 0 included: returns ``of[parent] += of[i]`` for the scan to add."""
     OF = data.of.vector
-    f = OF[level.rows]
-    for children, parents, ids in level.rounds:
-        # of_parent += of_i
-        OF[parents] = OF[parents] + f[children]
-        call.done(S.ABA_WORLD_FINAL_LOOP, ids)
+    # of[parent] += of_i
+    return ((OF, OF[level.rows]),)
 
 
-def _init_step(call, data):
+def _init_step(data):
     """``of[0].setZero()``, in the overload without fext."""
     data.of.vector[0] = 0.0
-    call.done(S.ABA_WORLD_INIT, (0,))
 
 
 def aba_world(call, model, data, q, v, tau, fext):
@@ -240,22 +203,18 @@ def aba_world(call, model, data, q, v, tau, fext):
     data.ddq = np.zeros(shape + (model.nv,))
     uT, ddqT = tangent_rows(data.u), tangent_rows(data.ddq)
     if fext is None:
-        call.run(S.ABA_WORLD_INIT, _init_step, call, data)
+        scan.step(call, S.ABA_WORLD_INIT, (0,), _init_step, data)
     # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] * M_J   (no parent read)
     kin = joint_calc(W.T, data, q, v, shape, actions=False)
-    call.run(S.ABA_WORLD_FORWARD1, _aba_world_forward_step1, call, W, kin, data)
-    for level in W.T.levels:
-        # pass 1 is complete for these joints; of_i -= oMi fext_i right after (Pinocchio's order)
-        call.done(S.ABA_WORLD_FORWARD1, level.forward_ids)
-        if fext is not None:
-            call.run(S.ABA_WORLD_FEXT, _fext_world_step, call, level, W, data, fext)
-    passed = [call.run(S.ABA_WORLD_BACKWARD, _aba_world_backward_step, call, level, W, model,
-                       data, uT) for level in reversed(W.T.levels)]
-    call.run(S.ABA_WORLD_FORWARD2, _aba_world_forward_step2, call, W, passed[::-1], model, data,
-             uT, ddqT)
+    # pass 1; of_i -= oMi fext_i right after each joint's step (Pinocchio's order)
+    scan.forward(call, S.ABA_WORLD_FORWARD1, W.T, _aba_world_forward_step1, W, kin, data,
+                 then=None if fext is None else (S.ABA_WORLD_FEXT, _fext_world_step, W, data,
+                                                 fext))
+    scan.backward(call, S.ABA_WORLD_BACKWARD, W.T, _aba_world_backward_step, W, model, data, uT)
+    scan.forward(call, S.ABA_WORLD_FORWARD2, W.T, _aba_world_forward_step2, W, model, data, uT,
+                 ddqT)
     if fext is None:
-        for level in reversed(W.T.levels):
-            call.run(S.ABA_WORLD_FINAL_LOOP, _aba_world_final_step, call, level, data)
+        scan.backward(call, S.ABA_WORLD_FINAL_LOOP, W.T, _aba_world_final_step, data)
     call.shape = shape
     data.mark("aba", "liMi", "oMi", "J", "ov", "oa_gf", "oinertias", "oYcrb", "oYaba", "oh", "of",
               "u", "ddq", "oa")

@@ -52,6 +52,7 @@ import numpy as np
 from ..errors import ModelError
 from ..model.tree import tree
 from ..spatial._kernels import ANGULAR, LINEAR, cross, matvec
+from . import scan
 from ._args import NO_DATA, KinematicLevel, check_data
 from ._levels import expand
 from .frames import require_acceleration
@@ -96,9 +97,8 @@ def _subtree_masses(T, m):
     mass = m.copy()
     mass[0] = 0.0
     for lvl in reversed(T.levels):
-        for children, parents, _ in lvl.rounds:
-            # mass_parent += mass_i
-            mass[parents] = mass[parents] + mass[lvl.rows][children]
+        # mass_parent += mass_i
+        scan.add_to_parents(lvl, (mass, mass[lvl.rows]))
     return mass
 
 
@@ -176,15 +176,11 @@ def _com_backward_step(lvl, data, sums, shape):
     add_com = matvec(R, sums.com[i]) + sums.mp[i]
     add_vcom = None if sums.vcom is None else matvec(R, sums.vcom[i])
     add_acom = None if sums.acom is None else matvec(R, sums.acom[i])
-    for children, parents, _ in lvl.rounds:
-        # com_parent += R com_i + mass_i p
-        sums.com[parents] = sums.com[parents] + add_com[children]
-        if add_vcom is not None:
-            # vcom_parent += R vcom_i
-            sums.vcom[parents] = sums.vcom[parents] + add_vcom[children]
-        if add_acom is not None:
-            # acom_parent += R acom_i
-            sums.acom[parents] = sums.acom[parents] + add_acom[children]
+    # com_parent += R com_i + mass_i p ; vcom_parent += R vcom_i ; acom_parent += R acom_i
+    scan.add_to_parents(lvl, *((target, x) for target, x in ((sums.com, add_com),
+                                                              (sums.vcom, add_vcom),
+                                                              (sums.acom, add_acom))
+                               if x is not None))
 
 
 def _divide(x, mass, subtrees, shape):
@@ -269,9 +265,8 @@ def _jacobian_com_backward_step(lvl, sums):
     statements read no parent and run for every joint after the loop
     (``_jacobian_com_columns``, ``_divide``)."""
     i = lvl.rows
-    for children, parents, _ in lvl.rounds:
-        # com_parent += com_i   (mass_parent += mass_i: the Tree's subtree masses)
-        sums.com[parents] = sums.com[parents] + sums.com[i][children]
+    # com_parent += com_i   (mass_parent += mass_i: the Tree's subtree masses)
+    scan.add_to_parents(lvl, (sums.com, sums.com[i]))
 
 
 def _jacobian_com_columns(T, data, sums, shape):

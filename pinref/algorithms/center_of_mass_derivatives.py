@@ -42,6 +42,7 @@ from ..errors import ArgumentTypeError, ArgumentValueError, ModelError
 from ..model.model import bind_positional
 from ..model.tree import tree
 from ..spatial._kernels import ANGULAR, LINEAR, cross, matvec
+from . import scan
 from ._args import check_data
 from ._levels import crm, expand
 from .center_of_mass import body_constants
@@ -122,10 +123,8 @@ def jacobianSubtreeCenterOfMass(model, data, *args, **kwargs):
                                          + data.oMi.translation)
     com[~inside] = 0.0
     for level in reversed(T.levels):
-        for children, parents, _ in level.rounds:
-            # com_parent += com_k ;  mass_parent += mass_k
-            com[parents] = com[parents] + com[level.rows][children]
-            mass[parents] = mass[parents] + mass[level.rows][children]
+        # com_parent += com_k ;  mass_parent += mass_k
+        scan.add_to_parents(level, (com, com[level.rows]), (mass, mass[level.rows]))
     sub = _subtree_columns(model, data, root)
     anc = _ancestor_columns(model, root)
     J, rows = _columns_of_J(T, data, shape, np.concatenate([sub, anc]))

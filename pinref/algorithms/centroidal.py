@@ -52,6 +52,7 @@ from ..errors import ArgumentTypeError
 from ..model.tree import tree
 from ..spatial import Force, Inertia
 from ..spatial._kernels import ANGULAR, LINEAR, cross, matvec
+from . import scan
 from ._args import KinematicLevel, check_data, state
 from ._levels import action_inverse, crf, crm, expand, full, vecmat, widen
 from .center_of_mass import (
@@ -139,9 +140,8 @@ def _momentum_backward_step(level, data, hf, shape):
     # liMi h_i = X^T h_i (and liMi f_i)
     x = hf[i]
     moved = vecmat(x.reshape(x.shape[:-1] + (-1, 6)), X[..., None, :, :]).reshape(x.shape)
-    for children, parents, _ in level.rounds:
-        # h_parent += liMi h_i ;  f_parent += liMi f_i
-        hf[parents] = hf[parents] + moved[children]
+    # h_parent += liMi h_i ;  f_parent += liMi f_i
+    scan.add_to_parents(level, (hf, moved))
 
 
 def _centroidal_momentum(model, data, variation):
@@ -255,9 +255,8 @@ def _centroidal_map(model, data, q, v, variation):
         # oYcrb_parent += oYcrb_i ;  doYcrb_parent += doYcrb_i   (parent > 0)
         subtree_sums(T, buf, universe=False)
         top = T.levels[0]
-        for children, parents, _ in top.rounds:
-            # oYcrb_0 += oYcrb_i   (the root joints)
-            Y[parents] = Y[parents] + Y[top.rows][children]
+        # oYcrb_0 += oYcrb_i   (the root joints)
+        scan.add_to_parents(top, (Y, Y[top.rows]))
     else:
         # oYcrb_parent += oYcrb_i
         subtree_sums(T, buf)

@@ -53,6 +53,7 @@ import numpy as np
 from ..model.tree import tree
 from ..spatial import Force
 from ..spatial._kernels import LINEAR, cross
+from . import scan
 from ._args import check_data, state
 from ._levels import crf, full, widen
 from .centroidal import at_point, centroidal_inertia, subtree_sums, world_inertias
@@ -216,13 +217,9 @@ def getCentroidalDynamicsDerivatives(model, data):
     Ftmp[..., 3:] += cross(vtmp, mass[..., None] * model.gravity.linear)
     # oh_parent += oh_i (every joint) ;  of_0 += of_i, oYcrb_0 += oYcrb_i (root joints)
     for level in reversed(T.levels):
-        x = OH[level.rows]
-        for children, parents, _ in level.rounds:
-            OH[parents] = OH[parents] + x[children]
+        scan.add_to_parents(level, (OH, OH[level.rows]))
     top = T.levels[0]
-    for children, parents, _ in top.rounds:
-        OF[parents] = OF[parents] + OF[top.rows][children]
-        Y[parents] = Y[parents] + Y[top.rows][children]
+    scan.add_to_parents(top, (OF, OF[top.rows]), (Y, Y[top.rows]))
     # dHdq_i = B(oh_i) J_i + oYcrb_i dVdq_i
     dHdq = mv(_force_cross_matrix(OH[C.row]), J) + mv(Y[C.row], dVdq)
     # of_0 += Ytot gravity

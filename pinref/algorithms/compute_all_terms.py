@@ -52,6 +52,7 @@ import numpy as np
 
 from ..spatial import Force, Inertia
 from ..spatial._kernels import ANGULAR, EPS, LINEAR, cross
+from . import scan
 from ._args import state
 from ._levels import Walk, crf, crm, expand, full, joint_calc, matvec, vecmat, widen
 from .center_of_mass import _write_back
@@ -118,9 +119,8 @@ def _cat_backward_step(level, kin, buf, forces):
     # liMi h_i, liMi f_i   (X^T h_i, X^T f_i: one (6, 2) block per joint)
     hf = x[..., forces].reshape(x.shape[:-1] + (2, 6))
     x[..., forces] = vecmat(hf, kin.X[level.rows][..., None, :, :]).reshape(x.shape[:-1] + (12,))
-    for children, parents, _ in level.rounds:
-        # oYcrb_p += oYcrb_i ; doYcrb_p += doYcrb_i ; h_p += liMi h_i ; f_p += liMi f_i
-        buf[parents] = buf[parents] + x[children]
+    # oYcrb_p += oYcrb_i ; doYcrb_p += doYcrb_i ; h_p += liMi h_i ; f_p += liMi f_i
+    scan.add_to_parents(level, (buf, x))
 
 
 def _cat_backward_columns(C, Y, dY, J, dJ, F, Sc, M):

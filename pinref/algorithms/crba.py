@@ -17,19 +17,22 @@ writes each joint's block row from its diagonal block to the end of its subtree:
 triangle plus the full diagonal blocks. The public ``crba`` zeroes M first and then copies the
 strict upper triangle into the lower one, as ``pin.crba`` does.
 
-The backward step works on a tree level at a time, as in rnea.py (its module docstring says how
-a level step maps to the per-joint loop); the forward step reads no parent and runs for every
-joint at once. Ycrb is held as 6x6 matrices: with X = liMi.actionInverse,
-``liMi.act(Ycrb[i]) = X^T Ycrb[i] X`` and the composite is their sum, which Pinocchio's
-``Ycrb[parent] += ...`` (Inertia ``+=``) computes in (m, c, I) form; the two agree to rounding.
+The backward step runs a tree level at a time through pinref/algorithms/scan.py, which adds the
+children into their parents in Pinocchio's order (its module docstring says how a level step
+maps to the per-joint loop); the forward step reads no parent and runs for every joint at once.
+Ycrb is held as 6x6 matrices: with X = liMi.actionInverse, ``liMi.act(Ycrb[i]) = X^T Ycrb[i] X``
+and the composite is their sum, which Pinocchio's ``Ycrb[parent] += ...`` (Inertia ``+=``)
+computes in (m, c, I) form; the two agree to rounding.
 
 The block rows of M and the subtree columns of Fcrb have a width per joint. The joints of one
 level have disjoint subtrees, so a level step reads and writes them for the whole level through
-index arrays built once per model's Tree (``SubtreeColumns``): for the 1-dof joints with
-S_i = sign e_k (``tree.Group.unit``) ``Ycrb_i S_i`` is column k of Ycrb_i and ``S_i^T F_i`` row k
-of F_i, times the sign (one read and one write of Fcrb and of M for all of them); ``liMi Fcrb_i = X^T Fcrb_i`` is one product on the
-level's span of subtree columns (``SubtreeColumns.columns``) and one write of the subtree
-columns into the parents. Fcrb's other columns keep their values (docs/quirks.md).
+index arrays built once per model's Tree (``SubtreeColumns``), one set per block of the level
+(``level.blocks``): for the 1-dof joints with S_i = sign e_k (an ``AxisBlock``) ``Ycrb_i S_i``
+is column k of Ycrb_i and ``S_i^T F_i`` row k of F_i, times the sign (one read and one write of
+Fcrb and of M for all of them); any other joint multiplies by its S. ``liMi Fcrb_i =
+X^T Fcrb_i`` is one product on the level's span of subtree columns
+(``SubtreeColumns.columns``) and one write of the subtree columns into the parents. Fcrb's
+other columns keep their values (docs/quirks.md).
 """
 
 import functools
@@ -37,32 +40,30 @@ import weakref
 
 import numpy as np
 
+from . import scan
 from . import steps as S
 from ._args import Convention, check_data, convention_of, state, writable
-from ._levels import Walk, expand, full, inputs, joint_calc, signed, widen
-from ..model.tree import signs
+from ._levels import Walk, full, inputs, joint_calc, widen
+from ..joints._axis import AxisBlock, signed
+from ..joints.base import JointBlock
 
 
-class _AxisJoints:
-    """The 1-dof joints of a level with S_i = sign e_k (its batched groups), as the two
-    :class:`_Copy` their S products are: ``Y_columns``, column k of their Ycrb into their
-    columns of Fcrb; ``F_rows_k``, row k of F_i, for every entry of their block rows of M, into
-    M; each times the joint's sign."""
+class _AxisColumns:
+    """The S products of CRBA's backward step for the 1-dof joints of a level with S_i = sign e_k
+    (the level's :class:`~pinref.joints._axis.AxisBlock`, whose table of k and sign it reads),
+    as two :class:`_Copy`: ``Y_columns``, column k of their Ycrb into their columns of Fcrb;
+    ``F_rows_k``, row k of F_i, for every entry of their block rows of M, into M; each times the
+    joint's sign."""
 
-    def __init__(self, model, groups, nv_subtree):
-        ids = [i for g in groups for i in g.ids]
-        nv = model.nv
-        rows = np.concatenate([np.arange(g.rows.start, g.rows.stop) for g in groups])
-        k = np.concatenate([np.full(len(g.ids), g.unit[0]) for g in groups])
-        sign = signs(groups)
-        v_index = np.concatenate([g.v_index for g in groups])
-        # Y[column] = Y[rows, ..., k]: column k of each joint's 6x6, a view when the rows are
-        # consecutive and share one k
-        consecutive = np.array_equal(rows, np.arange(rows[0], rows[0] + len(ids)))
-        if consecutive and len(set(k.tolist())) == 1:
+    def __init__(self, model, block, level, nv_subtree):
+        ids, nv = block.ids, model.nv
+        rows = level.rows.start + np.arange(level.rows.stop - level.rows.start)[block.rows]
+        k = np.broadcast_to(np.asarray(block.column[-1]), (len(ids),))
+        sign, v_index = block.sign, np.array([model.idx_vs[i] for i in ids])
+        # Y[column] = Y[rows, ..., k]: column k of each joint's 6x6
+        column = (rows, Ellipsis, k)
+        if isinstance(block.entry[0], slice):
             column = (slice(int(rows[0]), int(rows[0]) + len(ids)), Ellipsis, int(k[0]))
-        else:
-            column = (rows, Ellipsis, k)
         r, kc, e = rows[:, None], k[:, None], np.arange(6)
         # F[rows, ..., v_index] = Y[column] (F (n, *batch, 6, nv), Y (n, *batch, 6, 6))
         self.Y_columns = _Copy((rows, Ellipsis, v_index), column,
@@ -78,6 +79,40 @@ class _AxisJoints:
         self.F_rows_k = _Copy((M_rows, M_cols), (F_rows, Ellipsis, F_k, F_cols),
                               M_rows * nv + M_cols, (F_rows * 6 + F_k) * nv + F_cols,
                               entry_sign, entry_sign)
+
+    def Y_S(self, data, F, Y):
+        """``F[:, cols_i] = Ycrb_i S_i``: sign times column k of Ycrb_i."""
+        self.Y_columns.run(F, Y, Y.ndim - 3)
+
+    def St_F(self, data, M, F):
+        """``M[cols_i, subtree_i] = S_i^T F[:, subtree_i]``: sign times row k of F_i."""
+        nb = M.ndim - 2
+        self.F_rows_k.run(M.transpose((nb, nb + 1) + tuple(range(nb))), F, nb)
+
+
+class _JointColumns:
+    """The S products of CRBA's backward step for one joint of any kind (its data's S):
+    ``row`` its row of the stacked caches, ``cols`` its columns, ``subtree`` its subtree's."""
+
+    def __init__(self, model, block, level, nv_subtree):
+        i = block.ids[0]
+        self.row = level.rows.start + block.rows.start
+        self.cols = block.jmodel.v_slice
+        self.subtree = slice(model.idx_vs[i], model.idx_vs[i] + nv_subtree[i])
+        self.id = i
+
+    def Y_S(self, data, F, Y):
+        """``F[:, cols_i] = Ycrb_i S_i``."""
+        F[self.row, ..., self.cols] = Y[self.row] @ data.joints[self.id].S
+
+    def St_F(self, data, M, F):
+        """``M[cols_i, subtree_i] = S_i^T F[:, subtree_i]``."""
+        S = data.joints[self.id].S
+        M[..., self.cols, self.subtree] = S.mT @ F[self.row, ..., self.subtree]
+
+
+# CRBA's S products for each kind of block
+_COLUMNS_OF = {AxisBlock: _AxisColumns, JointBlock: _JointColumns}
 
 
 class _Copy:
@@ -107,9 +142,9 @@ class SubtreeColumns:
     disjoint within a level): ``columns``, the slice of the nv columns they span;
     ``to_parents``, the :class:`_Copy` of every (joint, subtree column) pair of ``liMi Fcrb_i``
     (the joint's row within the level, the column within the span) to where
-    ``Fcrb[parent][:, subtree_i]`` is (its parent's row, the column). ``axis``: the level's
-    joints with S_i = sign e_k as one :class:`_AxisJoints` (None if there is none); ``others``: every other group of the level (one
-    joint each) as ``(group, cols_i, subtree_i)`` slices (nvSubtree from ``nv_subtree``)."""
+    ``Fcrb[parent][:, subtree_i]`` is (its parent's row, the column). ``blocks``: the S products
+    of each of the level's blocks (``level.blocks``), as :class:`_AxisColumns` or
+    :class:`_JointColumns` (nvSubtree from ``nv_subtree``)."""
 
     def __init__(self, model, pos, level, nv_subtree):
         ids = level.ids
@@ -124,10 +159,7 @@ class SubtreeColumns:
         self.to_parents = _Copy((parent_rows, Ellipsis, F_cols), (joint, Ellipsis, column),
                                 (parent_rows[:, None] * 6 + e) * model.nv + F_cols[:, None],
                                 (joint[:, None] * 6 + e) * span + column[:, None])
-        axis = [g for g in level.groups if g.batched]
-        self.axis = _AxisJoints(model, axis, nv_subtree) if axis else None
-        self.others = [(g, g.jmodels[0].v_slice, subtree[g.ids[0]])
-                       for g in level.groups if not g.batched]
+        self.blocks = [_COLUMNS_OF[type(b)](model, b, level, nv_subtree) for b in level.blocks]
 
 
 _COLUMNS = weakref.WeakKeyDictionary()   # a model's Tree -> its levels' SubtreeColumns
@@ -144,58 +176,40 @@ def subtree_columns(model, tree):
     return built
 
 
-def _crba_forward_step(call, T, data, shape):
+def _crba_forward_step(T, data):
     """Mirrors CrbaLocalConventionForwardStep::algo, which reads no parent: for every joint at
     once (jcalc and liMi ran just before, ``joint_calc``); writes Ycrb."""
+    Y = data.Ycrb.matrix
     # Ycrb_i = Y_i
-    data.Ycrb.matrix[1:] = expand(T.inertia_matrix[1:], len(shape))
-    call.done(S.CRBA_FORWARD, T.tree.order_ids)
+    Y[1:] = T.Y[1:]
 
 
-def _crba_backward_step(call, level, sub, kin, data, shape):
-    """Mirrors CrbaLocalConventionBackwardStep::algo for the joints of one level; fills their
-    block rows of M and adds their composite inertias into their parents'.
-
-    For the joints with S_i = sign e_k, ``Ycrb_i S_i`` is column k of Ycrb_i and
-    ``S_i^T F_i`` row k of F_i, times the sign, read and written for all of them at once through the index
-    arrays of ``sub`` (the level's :class:`SubtreeColumns`); every other joint multiplies by its
-    S. ``F_i[:, subtree_i]`` is carried to the parents for the level's span of columns at once
-    (each joint's subtree is a part of it)."""
-    i, Y, F, nb = level.rows, data.Ycrb.matrix, data.Fcrb.matrix, len(shape)
-    axis = sub.axis
-    if axis is not None:
-        Mt = data.M.transpose((nb, nb + 1) + tuple(range(nb)))    # (nv, nv, *batch), a view
-        # F[:, cols_i] = Ycrb_i S_i   (S_i = sign e_k: sign times column k of Ycrb_i)
-        axis.Y_columns.run(F, Y, nb)
-        # M[cols_i, subtree_i] = S_i^T F[:, subtree_i]   (sign times row k of F_i)
-        axis.F_rows_k.run(Mt, F, nb)
-    for group, cols, subtree in sub.others:
-        S_i = data.joints[group.ids[0]].S
+def _crba_backward_step(level, columns, kin, data):
+    """Mirrors CrbaLocalConventionBackwardStep::algo for the joints i of one level; fills their
+    block rows of M and returns ``Ycrb[parent] += liMi Ycrb_i`` for the scan to add.
+    ``F_i[:, subtree_i]`` is carried to the parents for the level's span of columns at once
+    (each joint's subtree is a part of it; ``columns[level.index]``, its
+    :class:`SubtreeColumns`)."""
+    i, Y, F, sub = level.rows, data.Ycrb.matrix, data.Fcrb.matrix, columns[level.index]
+    for block in sub.blocks:
         # F[:, cols_i] = Ycrb_i S_i
-        F[group.rows, ..., cols] = Y[group.rows] @ S_i
+        block.Y_S(data, F, Y)
         # M[cols_i, subtree_i] = S_i^T F[:, subtree_i]
-        data.M[..., cols, subtree] = S_i.mT @ F[group.rows.start, ..., subtree]
+        block.St_F(data, data.M, F)
     if not level.has_parent:
-        call.done(S.CRBA_BACKWARD, level.backward_ids)
-        return
+        return None
     X = kin.X[i]
-    # liMi Ycrb_i = X^T Ycrb_i X
-    XYX = X.mT @ Y[i] @ X
-    # Fcrb_parent[:, subtree_i] = liMi Fcrb_i[:, subtree_i] = X^T Fcrb_i[:, subtree_i]
-    XF = X.mT @ F[i, ..., sub.columns]
-    sub.to_parents.run(F, XF, nb)
-    for children, parents, ids in level.rounds:
-        # Ycrb_parent += liMi Ycrb_i
-        Y[parents] = Y[parents] + XYX[children]
-        call.done(S.CRBA_BACKWARD, ids)
+    # Fcrb[parent][:, subtree_i] = liMi Fcrb_i[:, subtree_i] = X^T Fcrb_i[:, subtree_i]
+    sub.to_parents.run(F, X.mT @ F[i, ..., sub.columns], Y.ndim - 3)
+    # Ycrb[parent] += liMi Ycrb_i = X^T Ycrb_i X
+    return ((Y, X.mT @ Y[i] @ X),)
 
 
-def _armature_step(call, model, data):
+def _armature_step(model, data):
     """``M.diagonal() += armature``, the end of Pinocchio's crbaLocalConvention."""
     # diag(M) += armature
     diagonal = np.einsum("...ii->...i", data.M)                    # a writable view
     diagonal += model.armature
-    call.done(S.CRBA_ARMATURE, (None,))
 
 
 @functools.lru_cache(maxsize=None)
@@ -206,11 +220,10 @@ def _strict_lower(nv):
     return mask
 
 
-def _symmetric_step(call, model, data):
+def _symmetric_step(model, data):
     """The Python binding's ``make_symmetric(M)``: the strict upper triangle copied below."""
     # M_lower = M_upper^T
     np.copyto(data.M, data.M.mT, where=_strict_lower(model.nv))
-    call.done(S.CRBA_SYMMETRIC, (None,))
 
 
 def crba_upper(model, data, q):
@@ -232,10 +245,9 @@ def _crba_upper(call, model, data, q):
     widen(data, shape, "liMi", "Ycrb", "Fcrb")
     # jcalc(q) -> M_J, S_i ; liMi = jointPlacements[i] * M_J ; X = liMi.actionInverse
     kin = joint_calc(T, data, q, None, shape)
-    call.run(S.CRBA_FORWARD, _crba_forward_step, call, T, data, shape)
-    for level, sub in zip(reversed(T.levels), reversed(columns)):
-        call.run(S.CRBA_BACKWARD, _crba_backward_step, call, level, sub, kin, data, shape)
-    call.run(S.CRBA_ARMATURE, _armature_step, call, model, data)
+    scan.step(call, S.CRBA_FORWARD, T.tree.order_ids, _crba_forward_step, T, data)
+    scan.backward(call, S.CRBA_BACKWARD, T, _crba_backward_step, columns, kin, data)
+    scan.step(call, S.CRBA_ARMATURE, (None,), _armature_step, model, data)
     call.shape = shape
     data.mark("crba", "liMi", "Ycrb", "Fcrb", "M")
     return data.M
@@ -264,5 +276,5 @@ def crba(model, data, q, convention=Convention.LOCAL):
             M = crba_world_upper(model, data, q, call)
         else:
             M = _crba_upper(call, model, data, q)
-        call.run(S.CRBA_SYMMETRIC, _symmetric_step, call, model, data)
+        scan.step(call, S.CRBA_SYMMETRIC, (None,), _symmetric_step, model, data)
     return M.copy()

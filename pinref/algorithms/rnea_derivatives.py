@@ -75,6 +75,7 @@ import numpy as np
 from ..errors import ModelError
 from ..spatial import Inertia
 from ..spatial._kernels import ANGULAR, EPS, LINEAR, alpha_skew_square, skew_product
+from . import scan
 from ._args import external_forces, state
 from ._levels import (
     Walk,
@@ -418,10 +419,8 @@ def subtree_sums_step(level, stack, universe=False):
     sums, on ``stack (n, *batch, m)`` holding the summed caches side by side."""
     if not (level.has_parent or universe):
         return
-    x = stack[level.rows]
-    for children, parents, _ in level.rounds:
-        # x_parent += x_i
-        stack[parents] = stack[parents] + x[children]
+    # x_parent += x_i
+    scan.add_to_parents(level, (stack, stack[level.rows]))
 
 
 def packed(n, shape, *widths):

@@ -27,7 +27,7 @@ import numpy as np
 from ..errors import AxisWarning, ModelError, NonFiniteError, ShapeError
 from ..spatial import Motion, _kernels
 from ..spatial._kernels import ANGULAR, LINEAR, skew
-from .base import JointData, JointModel
+from .base import JointData, JointModel, segments
 
 
 def read_only(a):
@@ -232,6 +232,183 @@ class FrameAxisJointModel(JointModel):
         k = self.part.start + self.axis
         self._aba_1dof(jdata, I[..., :, k:k + 1].copy(), I[..., k:k + 1, k:k + 1] + armature,
                        I, update_I)
+
+
+def signed(sign, x):
+    """``sign_j x_j`` for joints ``x (K, ...)`` and their signs ``(K,)`` (``AxisBlock.sign``),
+    ``x`` itself when ``sign`` is None (every sign +1). Exact: a sign flips no bit but one."""
+    return x if sign is None else sign.reshape(sign.shape + (1,) * (x.ndim - 1)) * x
+
+
+def as_index(rows):
+    """``rows`` (row numbers) as a slice when they are consecutive, else an index array."""
+    rows = [int(r) for r in rows]
+    if rows == list(range(rows[0], rows[0] + len(rows))):
+        return slice(rows[0], rows[0] + len(rows))
+    return np.array(rows, dtype=np.intp)
+
+
+class AxisBlock:
+    """The 1-dof joints with S_i = sign e_k (every ``FrameAxisJointModel``, and an unaligned
+    joint whose axis is +-e_k) of one tree level (or of the whole tree), as one block of the
+    level steps: the interface of :class:`pinref.joints.base.JointBlock`, for all of them in one
+    call. S_i^T f_i is sign times entry k of f_i, S_i x_i adds sign x_i into entry k, and
+    calc_aba is ``FrameAxisJointModel.calc_aba`` for them all at once.
+
+    The one table of entry and sign: ``rows`` (the joints' places in the arrays a step hands
+    the block), ``v`` their tangent entries, ``k`` and ``sign`` ``(K,)`` (None when every sign
+    is +1); ``entry``, ``column`` and ``diagonal`` pick entry k of their rows' 6-vectors,
+    column k and entry (k, k) of their 6x6 (basic indexing when they share one k and their
+    rows are consecutive). ``parts``: ``(key, rows)`` of the Tree groups that hold their joint
+    data; ``key`` names the block's own (the one group's when there is one)."""
+
+    def __init__(self, groups, jmodels, rows, units):
+        self.jmodels, self.nv = jmodels, 1
+        self.ids = tuple(j.id for j in jmodels)
+        K = len(jmodels)
+        self.rows = as_index(rows)
+        self.v = as_index([j.idx_v for j in jmodels])
+        k = np.array([unit[0] for unit in units], dtype=np.intp)
+        sign = np.array([unit[1] for unit in units], dtype=float)
+        self.sign = None if (sign == 1.0).all() else sign
+        if self.sign is not None:
+            self.sign.flags.writeable = False
+        own = slice(None) if len(set(k.tolist())) == 1 else np.arange(K)
+        kk = int(k[0]) if isinstance(own, slice) else k
+        self.column, self.diagonal = (own, Ellipsis, kk), (own, Ellipsis, kk, kk)
+        if isinstance(own, slice) and isinstance(self.rows, slice):
+            self.entry = (self.rows, Ellipsis, kk)
+        else:
+            self.entry = (np.asarray(rows, dtype=np.intp), Ellipsis, k)
+        self.parts, start = [], 0
+        for g in groups:
+            self.parts.append((g.key, slice(start, start + len(g.ids))))
+            start += len(g.ids)
+        self.key = groups[0].key if len(groups) == 1 else ("aba", self.ids)
+
+    def tangent(self, xT):
+        """``x_i = x[v_i]`` ``(K, *batch, 1)``."""
+        return xT[self.v][..., None]
+
+    def set_tangent(self, xT, y):
+        """``x[v_i] = y_i``."""
+        xT[self.v] = y[..., 0]
+
+    def add_St(self, data, xT, f):
+        """``x[v_i] += S_i^T f_i`` (``S_i^T f_i = sign_i f_i[k_i]``) for the rows
+        ``f (K, *batch, 6)``."""
+        xT[self.v] = xT[self.v] + signed(self.sign, f[self.entry])
+
+    def subtract_St(self, data, xT, f):
+        """``x[v_i] -= S_i^T f_i``; returns the new ``x_i``."""
+        x = xT[self.v] - signed(self.sign, f[self.entry])
+        xT[self.v] = x
+        return x[..., None]
+
+    def add_S(self, data, out, x):
+        """``out_i += S_i x_i``: sign_i x_i added into entry k_i of the rows ``out``."""
+        out[self.entry] = out[self.entry] + signed(self.sign, x[..., 0])
+
+    def calc_aba(self, data, Ia, armature, update_I):
+        """``FrameAxisJointModel.calc_aba`` for every joint of the block: U_i = Ia_i S_i = sign_i
+        Ia_i[:, k_i] ; StU_i = Ia_i[k_i, k_i] + armature_i ; Dinv_i = 1 / StU_i ;
+        UDinv_i = U_i Dinv_i ; if update_I: Ia_i -= UDinv_i U_i^T. Writes the joints' U, StU,
+        Dinv, UDinv (``Ia (K, *batch, 6, 6)`` updated in place)."""
+        I = Ia[self.rows]
+        arm = armature[self.v]
+        if I.ndim > 3:
+            arm = arm.reshape(arm.shape + (1,) * (I.ndim - 3))
+        # StU_i = Ia_i[k_i, k_i] + armature_i
+        StU = I[self.diagonal] + arm
+        if not np.minimum.reduce(StU, None) > 0:          # (NaN fails too)
+            for j, jmodel in enumerate(self.jmodels):
+                jmodel.calc_aba(jmodel.createData(), armature[jmodel.v_slice], I[j].copy(), False)
+        # U_i = Ia_i S_i = sign_i Ia_i[:, k_i]
+        U = I[self.column][..., None]
+        U = U.copy() if self.sign is None else signed(self.sign, U)
+        StU = StU[..., None, None]
+        # Dinv_i = 1 / StU_i
+        Dinv = 1.0 / StU
+        # UDinv_i = U_i Dinv_i
+        UDinv = U * Dinv
+        if update_I:
+            # Ia_i -= UDinv_i U_i^T
+            I -= UDinv * U.mT
+            if not isinstance(self.rows, slice):
+                Ia[self.rows] = I
+        self.write_joint_data(data, U=U, StU=StU, Dinv=Dinv, UDinv=UDinv)
+
+    def write_joint_data(self, data, **fields):
+        """Set the joints' data fields from values ``(K, *batch, ...)`` (joint axis first)."""
+        data.joint_rows[self.key].write(**fields)
+        if len(self.parts) > 1:
+            for key, g in self.parts:
+                data.joint_rows[key].write(**{name: x[g] for name, x in fields.items()})
+
+    def joint_field(self, data, name):
+        """The joints' ``name`` (Dinv, UDinv, ...) as calc_aba wrote it, joint axis first."""
+        return data.joint_rows[self.key].fields[name]
+
+    def Dinv_times(self, data, x):
+        """``Dinv_i x_i`` with the joints' Dinv ``(K, *batch, 1, 1)``: a product of numbers."""
+        return data.joint_rows[self.key].fields["Dinv"][..., 0] * x
+
+
+class _JointTransforms:
+    """``M_J`` of each joint of a group, built on access from the group's coordinates
+    (``rows[k]`` is joint k's SE3, as its own ``calc`` writes it)."""
+
+    __slots__ = ("transforms", "qg")
+
+    def __init__(self, transforms, qg):
+        self.transforms, self.qg = transforms, qg
+
+    def __getitem__(self, k):
+        return self.transforms[k](self.qg[k])
+
+
+def calc_axis_group(group, data, q, v, rows, shape, actions):
+    """``jcalc(q, v)`` and ``liMi = jointPlacements[i] * M_J`` for every joint of one family of
+    fixed-axis 1-dof joints (a ``tree.Group`` of role "calc": revolute, unbounded revolute or
+    prismatic, each joint its own axis e), all at once. M_J is linear in its coordinates x
+    (``(cos q, sin q)``, the unbounded joint's own pair, or d), so liMi and X = liMi.actionInverse
+    are affine maps of x, with constants per joint (``group.affine``, from the joints'
+    placements):
+
+        R = R0 + x RW ;  p = p0 (revolute) or p0 + d pW (prismatic) ;  X = X0 + x XW
+        S_i = S_col (constant) ;  v_J = qdot_i S_i ;  c_J = 0
+
+    evaluated elementwise (``affine_eval``), so that a state gives the same bits alone or in a
+    batch. ``rows = (tangent_rows(q), tangent_rows(v))``. Writes the joints' data (joint_q, M,
+    v, joint_v) and returns ``(R, p, X or None, v_J or None, None)`` with the joint axis
+    first."""
+    qT, vT = rows
+    K, nb, B = len(group.ids), len(shape), math.prod(shape)
+    R0, RW, X0, XW, p0, pW = group.affine
+    qg = segments(qT, group.q_index, group.nq, shape)
+    if group.nq == 2 or group.prismatic:
+        x = qg                                          # (cos, sin) as given, or d
+    else:
+        x = np.concatenate((np.cos(qg), np.sin(qg)), -1)
+    x = x.reshape(K, B, x.shape[-1])
+    # R = R0 + x RW ; p = p0 + d pW
+    R = affine_eval(x, RW, R0).reshape((K,) + shape + (3, 3))
+    if group.prismatic:
+        p = (p0 + x * pW).reshape((K,) + shape + (3,))
+    else:
+        p = p0[:, 0].reshape((K,) + (1,) * nb + (3,))
+    # X = liMi.actionInverse = X0 + x XW
+    X = affine_eval(x, XW, X0).reshape((K,) + shape + (6, 6)) if actions else None
+    fields = {"joint_q": qg, "M": _JointTransforms(group.transforms, qg)}
+    vJ = None
+    if v is not None:
+        vg = segments(vT, group.v_index, 1, shape)
+        vJ = vg * group.S_col.reshape((K,) + (1,) * nb + (6,))
+        fields["v"] = Motion.unchecked(vJ)
+        if group.template.calc_writes_joint_v:
+            fields["joint_v"] = vg
+    data.joint_rows[group.key].write(**fields)
+    return R, p, X, vJ, None
 
 
 class UnalignedJointModel(JointModel):

@@ -32,6 +32,7 @@ import numpy as np
 
 from ..errors import NotPositiveDefiniteError, ShapeError
 from ..spatial import SE3, Motion
+from ..spatial._kernels import se3_action_inverse
 
 _ZERO_MOTION = np.zeros(6)
 _ZERO_MOTION.flags.writeable = False
@@ -273,3 +274,121 @@ class JointModel:
 
     def __repr__(self):
         return f"{self.shortname()}(id={self.id}, idx_q={self.idx_q}, idx_v={self.idx_v})"
+
+
+def tangent_rows(x):
+    """``x (*shape, n)`` as a view ``(n, *shape)``: entries first, so that a group's entries are
+    one gather (``segments``) and ``x[..., v_i]`` can be written through it (a single state's
+    ``x`` is its own rows)."""
+    return x if x.ndim == 1 else np.moveaxis(x, -1, 0)
+
+
+def segments(xT, index, n, shape):
+    """The entries ``index`` (n per joint) of ``xT = tangent_rows(x)`` as ``(K, *shape, n)``."""
+    y = xT[index]
+    if n == 1 or not shape:
+        return y.reshape((len(index) // n,) + shape + (n,))
+    return np.moveaxis(y.reshape((len(index) // n, n) + shape), 1, -1)
+
+
+def scatter(outT, index, y, shape):
+    """``out[v_i] = y_i`` for a group's joints, through ``outT = tangent_rows(out)``;
+    ``y (K, *shape, n)``."""
+    if y.shape[-1] == 1:
+        y = y.reshape(y.shape[:-1])
+    elif not shape:
+        y = y.reshape(len(index))
+    else:
+        y = np.moveaxis(y, -1, 1).reshape((len(index),) + shape)
+    outT[index] = y
+
+
+def joint_axis_first(x, tail):
+    """A joint data field with the joint axis added in front, unless it is a constant (``tail``
+    axes only), which broadcasts as it is."""
+    return x if x.ndim == tail else x[None]
+
+
+class JointBlock:
+    """One joint of a tree level, of any kind, as the level steps see it (the joints with
+    S = sign e_k have :class:`pinref.joints._axis.AxisBlock`, the same interface): its S is
+    its data's, its ``calc_aba`` its own. The arrays a step hands a block have the joints of
+    the level (or of the tree) first; ``rows`` is this joint's place there. ``x_i`` below is
+    ``(1, *batch, nv)``; ``xT = tangent_rows(x)`` for a ``(..., nv)`` vector x."""
+
+    def __init__(self, jmodel, row):
+        self.jmodel, self.ids, self.jmodels = jmodel, (jmodel.id,), [jmodel]
+        self.rows = slice(row, row + 1)
+        self.nv = jmodel.nv
+        self.v = np.arange(jmodel.idx_v, jmodel.idx_v + jmodel.nv)
+
+    def tangent(self, xT):
+        """``x_i = x[v_i]``."""
+        return segments(xT, self.v, self.jmodel.nv, xT.shape[1:])
+
+    def set_tangent(self, xT, y):
+        """``x[v_i] = y_i``."""
+        scatter(xT, self.v, y, xT.shape[1:])
+
+    def _St(self, data, f):
+        """``S_i^T f_i`` for the rows ``f (K, *batch, 6)``."""
+        return np.vecmat(f[self.rows], data.joints[self.ids[0]].S)
+
+    def add_St(self, data, xT, f):
+        """``x[v_i] += S_i^T f_i`` for the rows ``f (K, *batch, 6)``."""
+        self.set_tangent(xT, self.tangent(xT) + self._St(data, f))
+
+    def subtract_St(self, data, xT, f):
+        """``x[v_i] -= S_i^T f_i`` for the rows ``f (K, *batch, 6)``; returns the new ``x_i``."""
+        x = self.tangent(xT) - self._St(data, f)
+        self.set_tangent(xT, x)
+        return x
+
+    def add_S(self, data, out, x):
+        """``out_i += S_i x_i`` for the rows ``out (K, *batch, 6)``."""
+        out[self.rows] = out[self.rows] + np.matvec(data.joints[self.ids[0]].S, x)
+
+    def calc_aba(self, data, Ia, armature, update_I):
+        """``jmodel.calc_aba(jdata, armature_i, Ia_i, update_I)``: writes the joint's U, StU,
+        Dinv, UDinv; ``Ia (K, *batch, 6, 6)`` updated in place when ``update_I``."""
+        jmodel = self.jmodel
+        jmodel.calc_aba(data.joints[self.ids[0]], armature[jmodel.v_slice], Ia[self.rows.start],
+                        update_I)
+
+    def write_joint_data(self, data, **fields):
+        """Set the joint data's fields from values ``(1, *batch, ...)`` (joint axis first)."""
+        jdata = data.joints[self.ids[0]]
+        for name, value in fields.items():
+            setattr(jdata, name, value[0])
+
+    def joint_field(self, data, name):
+        """The joint data's ``name`` (Dinv, UDinv, ...) with the joint axis first."""
+        return joint_axis_first(getattr(data.joints[self.ids[0]], name), 2)
+
+    def Dinv_times(self, data, x):
+        """``Dinv_i x_i`` with the joint data's Dinv."""
+        return np.matvec(self.joint_field(data, "Dinv"), x)
+
+
+def calc_joint_group(group, data, q, v, rows, shape, actions):
+    """``jmodel.calc(jdata, q, v)`` and ``liMi = jointPlacements[i] * M_J = (R_P R_J, p_P +
+    R_P p_J)`` for the one joint of ``group`` (a ``tree.Group`` of role "calc"), of any kind;
+    returns ``(R, p, X = liMi.actionInverse or None, v_J or None, c_J or None)`` with the joint
+    axis first (c_J None when it is zero)."""
+    jdata = data.joints[group.ids[0]]
+    group.jmodels[0].calc(jdata, q, v)
+    M, nb = jdata.M, len(shape)
+    P = group.placement
+    RP = P.rotation.reshape((1,) + (1,) * nb + (3, 3))
+    pP = P.translation.reshape((1,) + (1,) * nb + (3,))
+    # liMi = jointPlacements[i] * M_J = (R_P R_J, p_P + R_P p_J)
+    R, p = RP @ M.rotation, pP + np.matvec(RP, M.translation)
+    if R.shape[1:-2] != shape or p.shape[1:-1] != shape:      # a joint whose M is constant
+        R = np.broadcast_to(R, (1,) + shape + (3, 3))
+        p = np.broadcast_to(p, (1,) + shape + (3,))
+    X = se3_action_inverse(R, p) if actions else None
+    if v is None:
+        return R, p, X, None, None
+    cj = jdata.c.vector
+    return R, p, X, jdata.v.vector, cj if cj.ndim > 1 or np.count_nonzero(cj) else None
+

@@ -136,6 +136,12 @@ class Data:
                     sources.setdefault(i, {}).update((name, (rows, k)) for name in fields)
         for i, fields in sources.items():
             self.joints[i] = RowJointData(self.joints[i], fields)
+        for level in tree(model).levels:
+            # a level block's own rows of U, StU, Dinv, UDinv (AxisBlock.key), when it spans
+            # several of the groups above
+            for block in level.blocks:
+                if getattr(block, "key", None) is not None:
+                    self.joint_rows.setdefault(block.key, JointRows())
         self.nvSubtree = _nv_subtree(model)               # dofs of the subtree rooted at i
         # --- Cholesky M = U D U^T (cholesky.hxx), contact dynamics (contact-dynamics.hxx) ----
         # dof rows j = 0 .. nv-1: the row of j's parent dof (-1 at a root), and the dofs of j's

@@ -26,12 +26,14 @@ comparisons of a Model do not see it.
 """
 
 import copy
+import functools
 import operator
 import weakref
 
 import numpy as np
 
-from ..joints._axis import unit_entry
+from ..joints._axis import AxisBlock, calc_axis_group, unit_entry
+from ..joints.base import JointBlock, calc_joint_group
 from ..joints.prismatic import JointModelPrismaticTpl, JointModelPrismaticUnaligned
 from ..joints.revolute import JointModelRevoluteTpl
 from ..joints.revolute_unaligned import JointModelRevoluteUnaligned
@@ -43,7 +45,7 @@ from ..spatial._kernels import LINEAR, se3_action_inverse, skew
 # Joint classes whose calc runs on a whole group at once: the 1-dof joints about (or along) a
 # fixed axis u, M_J linear in (cos q, sin q) or in q. Their calc_aba and S products run by group
 # too when S = +-e_k (every frame-axis joint; an unaligned one whose axis is +-e_k, as a URDF
-# axis "0 0 -1" loads): ``Group.unit``.
+# axis "0 0 -1" loads): ``Group.unit``, and the level's ``AxisBlock``.
 BATCHED = (JointModelRevoluteTpl, JointModelRevoluteUnboundedTpl, JointModelPrismaticTpl,
            JointModelRevoluteUnaligned, JointModelRevoluteUnboundedUnaligned,
            JointModelPrismaticUnaligned)
@@ -87,6 +89,12 @@ class Group:
                 self.S_col.flags.writeable = False
                 self.transforms = [j._transform for j in self.jmodels]
                 self.affine = _affine_placements(model, first, ids)
+        if role == "calc":
+            # the kind's jcalc and liMi, beside its joint class: calc(data, q, v, rows, shape,
+            # actions) -> (R, p, X, v_J, c_J) of liMi, joint axis first
+            calc = calc_axis_group if self.batched else calc_joint_group
+            self.calc = functools.partial(calc, self)
+            self.placement = model.jointPlacements[ids[0]]
 
 
 def _affine_placements(model, first, ids):
@@ -139,52 +147,11 @@ def _linear_action_inverse(M, R, p):
     return out.reshape(36)
 
 
-class AxisGroup:
-    """Every joint of one level, when all have S = sign e_k (the batched level groups,
-    ``Group.unit``), as one group for the steps that differ between them only by k and the sign
-    (ABA's calc_aba and the S products): rows ``rows``, tangent entries ``v_index`` (one per
-    joint), ``S (K, 6, 1)`` the joints' constant S stacked, ``columns`` the entry k of each
-    joint's S (``joints``: 0 .. K-1, to pick ``x[joints, ..., columns]``; ``entry`` and
-    ``diagonal`` pick the same with basic indexing when every joint has one k), ``sign`` the
-    signs ``(K,)`` (None when all are +1), and the level's ``groups`` (each holds its joints'
-    data rows) as ``(key, rows of the level)``."""
-
-    def __init__(self, level):
-        lo = level.rows.start
-        self.rows, self.v_index, self.nv = level.rows, level.v_index, 1
-        self.S = np.concatenate([np.broadcast_to(g.template._S, (len(g.ids), 6, 1))
-                                 for g in level.groups])
-        self.S.flags.writeable = False
-        self.columns = np.concatenate([np.full(len(g.ids), g.unit[0]) for g in level.groups])
-        self.sign = signs(level.groups)
-        self.joints = np.arange(len(self.columns))
-        # x[entry]: entry k_j of each joint's 6-vector (or column k_j of its 6x6), x[diagonal]:
-        # entry (k_j, k_j) of its 6x6; views when the level's joints share one k, else gathers
-        if len(set(self.columns.tolist())) == 1:
-            k = int(self.columns[0])
-            self.entry, self.diagonal = (Ellipsis, k), (Ellipsis, k, k)
-        else:
-            self.entry = (self.joints, Ellipsis, self.columns)
-            self.diagonal = (self.joints, Ellipsis, self.columns, self.columns)
-        self.v_rows = _index(self.v_index.tolist())           # v_index, a slice if consecutive
-        self.groups = [(g.key, slice(g.rows.start - lo, g.rows.stop - lo)) for g in level.groups]
-        self.jmodels = [j for g in level.groups for j in g.jmodels]
-
-
-def signs(groups):
-    """The signs of the batched level groups' S = sign e_k, one per joint ``(K,)`` read-only, or
-    None when every sign is +1 (no product to take)."""
-    sign = np.concatenate([np.full(len(g.ids), g.unit[1]) for g in groups])
-    if (sign == 1.0).all():
-        return None
-    sign.flags.writeable = False
-    return sign
-
-
 class Level:
-    """The joints of one depth: rows ``rows`` of the caches, their parents' rows, groups, rounds;
-    ``axes``: the level as one :class:`AxisGroup` (None unless every joint has S = +-e_k, a
-    batched level group)."""
+    """The joints of one depth (``index``: its place in ``Tree.levels``): rows ``rows`` of the
+    caches, their parents' rows, groups, ``blocks`` (the joints of one kind whose S products
+    and calc_aba run in one call, each with the interface of
+    :class:`~pinref.joints.base.JointBlock`), rounds."""
 
     def __init__(self, model, pos, ids, lo):
         self.ids = ids
@@ -206,7 +173,7 @@ class Level:
             self.groups.append(Group(model, ids[start:end], range(lo + start, lo + end), "aba"))
             start = end
         self.v_index = np.concatenate([g.v_index for g in self.groups])
-        self.axes = AxisGroup(self) if all(g.batched for g in self.groups) else None
+        self.blocks = blocks(self.groups, lo)
         # rounds: (local indices of the children, their parents' rows), children of one parent in
         # decreasing index, round r taking the r-th of every parent
         children = {}
@@ -218,6 +185,20 @@ class Level:
             self.rounds.append((_index(local), _index([pos[model.parents[ids[k]]]
                                                         for k in local]),
                                 tuple(sorted((ids[k] for k in local), reverse=True))))
+
+
+def blocks(groups, lo):
+    """The blocks of the level steps for ``groups`` (rows from ``lo``): one
+    :class:`~pinref.joints._axis.AxisBlock` for every joint with S = sign e_k (the batched
+    level groups), one :class:`~pinref.joints.base.JointBlock` for each other joint, by first
+    row."""
+    axis = [g for g in groups if g.batched]
+    out = [JointBlock(g.jmodels[0], g.rows.start - lo) for g in groups if not g.batched]
+    if axis:
+        rows = [r - lo for g in axis for r in range(g.rows.start, g.rows.stop)]
+        out.append(AxisBlock(axis, [j for g in axis for j in g.jmodels], rows,
+                             [g.unit for g in axis for _ in g.ids]))
+    return sorted(out, key=lambda b: b.rows.start if isinstance(b.rows, slice) else b.rows[0])
 
 
 def _kind_key(model, i):
@@ -256,6 +237,7 @@ class Tree:
         for d in sorted(by_level):
             ids = self.order[lo:lo + len(by_level[d])]
             self.levels.append(Level(model, self.pos, ids, lo))
+            self.levels[-1].index = len(self.levels) - 1
             lo += len(ids)
         # every joint of one batched family (revolute, unbounded revolute, prismatic, whatever
         # the axis) in one group (their calc, liMi and X), row order
@@ -264,6 +246,8 @@ class Tree:
             kinds.setdefault(_family(model.joints[i], i), []).append(i)
         self.kinds = [Group(model, ids, [self.pos[i] for i in ids], "calc")
                       for ids in kinds.values()]
+        # every joint as the blocks of the level steps, rows from 1 (a step hands them x[1:])
+        self.blocks = blocks([g for level in self.levels for g in level.groups], 1)
         self._bind_sources(model)
         # constants, row order
         self.inertia_matrix = np.stack([model.inertias[i].matrix() for i in self.order])

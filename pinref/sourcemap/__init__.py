@@ -326,9 +326,13 @@ def resolve(algorithm, headers=None, strict=False):
 
 
 def _indent(text, prefix):
+    """``text`` after ``prefix``, its further lines aligned under the first and indented as
+    in the source, relative to the first line."""
     first, *rest = text.splitlines() or [""]
     pad = " " * len(prefix)
-    return "\n".join([prefix + first.strip()] + [pad + r.strip() for r in rest])
+    base = len(first) - len(first.lstrip())
+    return "\n".join([prefix + first.strip()] + [
+        pad + r[min(base, len(r) - len(r.lstrip())):].rstrip() for r in rest])
 
 
 def render(blocks, algorithm, version=None, headers=None):

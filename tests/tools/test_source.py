@@ -9,9 +9,12 @@ a block; a changed anchor fails.
 
 import importlib.metadata
 import json
+import sys
 
+import numpy as np
 import pytest
 
+import pinref as pin
 from pinref import sourcemap
 from pinref.cli import main
 from pinref.sourcemap import (HeadersNotFoundError, SourceMapError, find_headers, load_map,
@@ -131,13 +134,14 @@ def test_every_stop_of_the_trace_has_a_block(algorithm):
 
 def test_a_changed_anchor_is_caught(monkeypatch):
     data = load_map()
-    data["algorithms"]["aba"][1]["steps"][1][1] = "data.liMi[i] = model.jointPlacements[i];"
+    k = next(k for k, b in enumerate(data["algorithms"]["aba"]) if b["function"] == "joint_calc")
+    data["algorithms"]["aba"][k]["steps"][1][1] = "data.liMi[i] = model.jointPlacements[i];"
     monkeypatch.setattr(sourcemap, "load_map", lambda: data)
     blocks = resolve("aba")
-    assert not blocks[1].ok and "found 0 times" in blocks[1].steps[1].pin.error
+    assert not blocks[k].ok and "found 0 times" in blocks[k].steps[1].pin.error
     with pytest.raises(SourceMapError, match="found 0 times"):
         resolve("aba", strict=True)
-    data["algorithms"]["aba"][1]["steps"][1][0] = "R_all[rows]"   # not unique in the function
+    data["algorithms"]["aba"][k]["steps"][1][0] = "kin.c"   # not unique in the function
     with pytest.raises(SourceMapError, match="found [2-9] times"):
         resolve("aba", strict=True)
 
@@ -153,7 +157,7 @@ def test_the_listing_puts_both_lines_side_by_side(capsys):
     assert "== AbaLocalConventionBackwardStep" in out
     lines = out.splitlines()
     k = next(i for i, line in enumerate(lines)
-             if "data.Yaba.matrix[parents] = data.Yaba.matrix[parents] + XIX[children]" in line)
+             if "return (data.Yaba.matrix, X.mT @ Ia @ X), (F, vecmat(pa, X))" in line)
     assert lines[k].split()[:2] == ["pinref", lines[k].split()[1]]
     assert lines[k].split()[1].startswith("aba.py:")
     assert lines[k + 1].split()[0] == "pin" and lines[k + 1].split()[1].startswith("aba.hxx:")
@@ -161,6 +165,131 @@ def test_the_listing_puts_both_lines_side_by_side(capsys):
     header = headers.source / "algorithm" / "aba.hxx"
     number = int(lines[k + 1].split()[1].split(":")[1])
     assert "SE3actOn<Scalar>::run(data.liMi[i], Ia)" in header.read_text().splitlines()[number - 1]
+    # a statement over several header lines keeps their indentation, relative to its first
+    k = next(i for i, line in enumerate(lines)
+             if "jointVelocitySelector(data.ddq).noalias() =" in line)
+    column = lines[k].index("jmodel.jointVelocitySelector(data.ddq)")
+    assert lines[k + 1].index("jdata.Dinv()") == column + 2
+    assert lines[k + 2].index("- jdata.UDinv()") == column + 2
+
+
+def _runs_of(step):
+    """Where each step function of aba, rnea and crba first runs: the order of the first line
+    event of each (file, function) the map names, over one call of each algorithm."""
+    first = {}
+
+    def tracer(frame, event, arg):
+        if event == "call":
+            key = (frame.f_code.co_filename, frame.f_code.co_name)
+            first.setdefault(key, len(first))
+        return None
+
+    sys.setprofile(None)
+    sys.settrace(tracer)
+    try:
+        step()
+    finally:
+        sys.settrace(None)
+    return first
+
+
+@pytest.mark.parametrize("algorithm", sourcemap.ALGORITHMS)
+def test_the_blocks_print_in_the_order_the_algorithm_runs_them(algorithm):
+    """In a call with fext and in one without, the blocks' functions that run first run in the
+    map's order (a function shown in two blocks, joint_calc, counts where it runs); every
+    block's function runs in one of them."""
+    model = pin.buildSampleModelHumanoid()
+    q, v, a, fext = _state(model)
+    entries = load_map()["algorithms"][algorithm]
+    keys = [(str(sourcemap.ROOT / e["file"]), e["function"].split(".")[-1]) for e in entries]
+    seen = set()
+    for with_fext in (False, True):
+        order = _runs_of(lambda: _CALLS[algorithm](model, model.createData(), q, v, a,
+                                                   fext if with_fext else None))
+        runs = [order[key] for key in keys if key in order]
+        assert runs == sorted(runs), [e["stop"] for e in entries]
+        seen |= set(order)
+    assert set(keys) <= seen
+
+
+def _state(model):
+    rng = np.random.default_rng(5)
+    q = pin.integrate(model, pin.neutral(model), rng.standard_normal(model.nv))
+    return (q, rng.standard_normal(model.nv), rng.standard_normal(model.nv),
+            rng.standard_normal((model.njoints, 6)))
+
+
+# each algorithm of the map (fext: None or a wrench per joint; crba takes none)
+_CALLS = {
+    "rnea": lambda model, data, q, v, a, fext: pin.rnea(model, data, q, v, a, fext),
+    "crba": lambda model, data, q, v, a, fext: pin.crba(model, data, q),
+    "aba": lambda model, data, q, v, a, fext: pin.aba(model, data, q, v, a, fext),
+}
+
+
+def _executed(call):
+    """The (file, line) of every line of pinref's code that runs in ``call()``."""
+    root, ran = str(sourcemap.ROOT / "pinref"), set()
+
+    def tracer(frame, event, arg):
+        if not frame.f_code.co_filename.startswith(root):
+            return None
+        if event == "line":
+            ran.add((frame.f_code.co_filename, frame.f_lineno))
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        call()
+    finally:
+        sys.settrace(None)
+    return ran
+
+
+def _unrun(algorithm, model):
+    """The steps of ``algorithm``'s map whose pinref lines never run on ``model`` (with and
+    without fext; a block about one kind of joint, "joint", counts only for a model that has
+    one), and how many steps were checked."""
+    q, v, a, fext = _state(model)
+    _CALLS[algorithm](model, model.createData(), q, v, a, fext)         # the model's Tree
+    ran = _executed(lambda: [_CALLS[algorithm](model, model.createData(), q, v, a, f)
+                             for f in (None, fext)])
+    kinds = {c.__name__ for j in model.joints for c in type(j).__mro__}
+    unrun, checked = [], 0
+    for entry, block in zip(sourcemap.load_map()["algorithms"][algorithm], resolve(algorithm)):
+        if entry.get("joint", next(iter(kinds))) not in kinds:
+            continue
+        path = str(sourcemap.ROOT / entry["file"])
+        for s in block.steps:
+            if not any((path, n) in ran for n in range(s.pinref.first, s.pinref.last + 1)):
+                unrun.append(f"{entry['stop']}: {entry['file']}:{s.pinref.first} "
+                             f"{s.pinref.text!r}")
+            checked += 1
+    return unrun, checked
+
+
+@pytest.mark.parametrize("build", [pin.buildSampleModelManipulator, pin.buildSampleModelHumanoid])
+@pytest.mark.parametrize("algorithm", sourcemap.ALGORITHMS)
+def test_every_mapped_pinref_line_runs(algorithm, build):
+    """``pinref source`` pairs the C++ with lines that run: every pinref statement the map
+    shows executes (a line of it, under a line tracer) when the algorithm runs on the model,
+    with and without fext; a block about one kind of joint ("joint") counts only for a model
+    that has one."""
+    unrun, checked = _unrun(algorithm, build())
+    assert not unrun, "mapped lines that never run:\n" + "\n".join(unrun)
+    assert checked >= 5
+
+
+def test_a_mapped_line_that_never_runs_is_caught(monkeypatch):
+    """A step anchored on a line that runs only when ABA fails (ddq set to NaN) is reported."""
+    data = load_map()
+    block = next(b for b in data["algorithms"]["aba"] if b["function"] == "_aba")
+    block["steps"].append(["data.ddq[...] = np.nan", "data.u = tau;", 509])
+    block["function"] = "aba"
+    block["steps"] = [block["steps"][-1]]
+    monkeypatch.setattr(sourcemap, "load_map", lambda: data)
+    unrun, _ = _unrun("aba", pin.buildSampleModelManipulator())
+    assert len(unrun) == 1 and "data.ddq[...] = np.nan" in unrun[0]
 
 
 def test_json_and_exit_codes(capsys, tmp_path):
