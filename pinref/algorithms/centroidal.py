@@ -71,6 +71,7 @@ from .rnea_derivatives import (
     mv,
     packed,
     subtree_sums_step,
+    world_inertia_matrices,
 )
 
 # --- shared by the centroidal passes (centroidal.py, centroidal_derivatives.py) -----------------
@@ -94,9 +95,9 @@ def centroidal_inertia(Y0):
 
 
 def world_inertias(T, data, shape):
-    """``oYcrb_i = oMi Y_i`` (6x6, ``X* Y X*^T``) for every row, and ``(X, X*)`` of oMi."""
-    X, Xf = _action_matrices(data.oMi.rotation, data.oMi.translation)
-    return Xf @ expand(T.inertia_matrix, len(shape)) @ Xf.mT, X
+    """``oYcrb_i = oMi Y_i`` (6x6, ``world_inertia_matrices``) for every row, and oMi's X."""
+    X, _ = _action_matrices(data.oMi.rotation, data.oMi.translation)
+    return world_inertia_matrices(T, data.oMi.rotation, data.oMi.translation, len(shape)), X
 
 
 def subtree_sums(T, buf, universe=True):

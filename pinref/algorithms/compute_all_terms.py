@@ -69,6 +69,7 @@ from .rnea_derivatives import (
     mv,
     packed,
     subspace_columns,
+    world_inertia_matrices,
     write_blocks,
 )
 
@@ -92,12 +93,14 @@ def _cat_forward_columns(T, C, data, Sc, shape, P):
     dY, h, f)``. Returns J, dJ column first ``(nv, *shape, 6)``."""
     Y, dY, H, F = P
     OV, V, AG = data.ov.vector, data.v.vector, data.a_gf.vector
-    X, Xf = _action_matrices(data.oMi.rotation[1:], data.oMi.translation[1:])
+    X, _ = _action_matrices(data.oMi.rotation[1:], data.oMi.translation[1:])
     # ov_i = oMi v_i
     OV[1:] = mv(X, V[1:])
-    # oYcrb_i = oMi Y_i   (X* Y X*^T) ;  doYcrb_i = ov_i x* oYcrb_i - oYcrb_i ov_i x
+    # oYcrb_i = oMi Y_i ;  doYcrb_i = ov_i x* oYcrb_i - oYcrb_i ov_i x
     # = -(Z^T + Z) with Z = oYcrb_i ov_i x   (v x* = -(v x)^T, oYcrb_i symmetric)
-    Yi = np.matmul(Xf @ expand(T.inertia_matrix[1:], len(shape)), Xf.mT, out=Y[1:])
+    Yi = Y[1:]
+    Yi[...] = world_inertia_matrices(T, data.oMi.rotation[1:], data.oMi.translation[1:],
+                                     len(shape), slice(1, None))
     Z = Yi @ crm(OV[1:])
     np.negative(Z.mT + Z, out=dY[1:])
     # J_i = oMi S_i ;  dJ_i = ov_i x J_i

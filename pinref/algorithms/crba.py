@@ -37,6 +37,7 @@ import weakref
 
 import numpy as np
 
+from ..spatial._kernels import act_inertia_matrix, inertia_parts
 from . import steps as S
 from ._args import Convention, check_data, convention_of, state, writable
 from ._levels import Walk, expand, full, inputs, joint_calc, signed, widen
@@ -179,8 +180,9 @@ def _crba_backward_step(call, level, sub, kin, data, shape):
         call.done(S.CRBA_BACKWARD, level.backward_ids)
         return
     X = kin.X[i]
-    # liMi Ycrb_i = X^T Ycrb_i X
-    XYX = X.mT @ Y[i] @ X
+    # liMi Ycrb_i   (Inertia::se3Action on the (m, c, I) of Ycrb_i, not X^T Ycrb_i X)
+    XYX = act_inertia_matrix(data.liMi.rotation[i], data.liMi.translation[i],
+                             *inertia_parts(Y[i]))
     # Fcrb_parent[:, subtree_i] = liMi Fcrb_i[:, subtree_i] = X^T Fcrb_i[:, subtree_i]
     XF = X.mT @ F[i, ..., sub.columns]
     sub.to_parents.run(F, XF, nb)

@@ -47,7 +47,7 @@ import numpy as np
 
 from ..errors import NotComputedError, NotPositiveDefiniteError
 from ._args import check_model, named_joint_error, state
-from ._levels import Walk, expand, full, joint_calc, widen
+from ._levels import Walk, full, joint_calc, widen
 from .aba_derivatives import (
     _entries_of_columns,
     _joint_matrices,
@@ -67,6 +67,7 @@ from .rnea_derivatives import (
     mv,
     subspace_columns,
     subtree_sums_step,
+    world_inertia_matrices,
     world_placements_step,
 )
 
@@ -77,9 +78,9 @@ def _minverse_forward1_columns(T, C, data, Sc, shape, Ya):
     """The statements of ComputeMinverseForwardStep1::algo that read no parent, for every joint
     after the level loop of oMi: oYcrb_i = oMi Y_i, oYaba_i = oYcrb_i (written into ``Ya``,
     rows) and J_i = oMi S_i, returned column first."""
-    X, Xf = _action_matrices(data.oMi.rotation, data.oMi.translation)
-    # oYcrb_i = oMi Y_i   (X* Y X*^T) ;  oYaba_i = oYcrb_i
-    np.matmul(Xf @ expand(T.inertia_matrix, len(shape)), Xf.mT, out=Ya)
+    X, _ = _action_matrices(data.oMi.rotation, data.oMi.translation)
+    # oYcrb_i = oMi Y_i ;  oYaba_i = oYcrb_i
+    Ya[...] = world_inertia_matrices(T.tree, data.oMi.rotation, data.oMi.translation, len(shape))
     # J_i = oMi S_i
     return mv(X[C.row], Sc)
 
