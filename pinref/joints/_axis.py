@@ -279,8 +279,9 @@ class UnalignedJointModel(JointModel):
             warnings.warn(
                 f"{self.classname()}: axis {self._axis.tolist()} has length {norm:.6g}; it is kept "
                 "as given, as Pinocchio keeps it, so the joint's M is no rotation and Pinocchio's "
-                "crba disagrees with its own rnea on this model (errors.AxisWarning). Pass a "
-                "unit axis, or (x, y, z) to normalise it.", AxisWarning, stacklevel=3)
+                "crba (which pinref reproduces) disagrees with its own rnea on this model "
+                "(errors.AxisWarning). Pass a unit axis, or (x, y, z) to normalise it.",
+                AxisWarning, stacklevel=3)
         self._axis_col = read_only(self._axis[:, None])
         self._axis_row = read_only(self._axis[None, :])
         self._set_axis(self._axis)
