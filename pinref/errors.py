@@ -58,8 +58,9 @@ class DataModelMismatchError(PinrefError, ValueError, RuntimeError):
 
 
 class NonFiniteResultWarning(RuntimeWarning):
-    """An algorithm produced NaN or infinity from finite input (an overflow, e.g. v = 1e200);
-    the message names the first cache that is not finite."""
+    """An algorithm produced NaN or infinity from finite input (an overflow, e.g. v = 1e200, or
+    a centre of mass of a subtree of mass 0); the message names the first cache that is not
+    finite and the cause."""
 
 
 class NotNormalizedError(PinrefError, ValueError):

@@ -76,7 +76,7 @@ def _axes_calc_aba(axes, data, armature, arm, Ia, update_I):
     *batch, 6, 1))``."""
     # U_i = Ia_i S_i = sign Ia_i[:, k] ; StU_i = S_i^T U_i + armature_i = Ia_i[k, k] + armature_i
     StU = Ia[axes.diagonal] + arm[axes.v_rows]
-    if not np.minimum.reduce(StU, None) > 0:          # (NaN fails too)
+    if not np.minimum.reduce(StU, None, initial=np.inf) > 0:   # (NaN fails too)
         for j, jmodel in enumerate(axes.jmodels):
             jmodel.calc_aba(jmodel.createData(), armature[jmodel.v_slice], Ia[j].copy(), False)
     U = Ia[axes.entry][..., None]

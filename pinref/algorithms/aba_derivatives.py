@@ -116,7 +116,14 @@ def _joint_vectors(xT, nvg, K):
 def _entries(x):
     """``(K, *batch, nvg)`` as ``(K * nvg, *batch)`` (the inverse of ``_joint_vectors``)."""
     return x.reshape(x.shape[:-1]) if x.shape[-1] == 1 else \
-        moved(x, -1, 1).reshape((-1,) + x.shape[1:-1])
+        moved(x, -1, 1).reshape((x.shape[0] * x.shape[-1],) + x.shape[1:-1])
+
+
+def diagonal_block_entries(D):
+    """The K joints' blocks ``D (K, *batch, nvg, nvg)`` as the entries ``(K * nvg * nvg,
+    *batch)`` of the diagonal blocks of Minv, row by row (an empty batch too)."""
+    K, nvg = D.shape[0], D.shape[-1]
+    return moved(moved(D, -2, 1), -1, 2).reshape((K * nvg * nvg,) + D.shape[1:-2])
 
 
 def _stys_inversion(group, StU):
@@ -210,7 +217,7 @@ def _aba_derivatives_backward_step1(level, L, C, model, data, P, J, F, Mw, uT, s
         write_joint_data(data, group, U=Ug, StU=StU, Dinv=Dinv, UDinv=UDinv)
         D.append((Dinv, UDinv))
         # Minv[i, i] = Dinv_i
-        Mw[own[0], ..., own[1]] = moved(moved(Dinv, -2, 1), -1, 2).reshape((-1,) + Dinv.shape[1:-2])
+        Mw[own[0], ..., own[1]] = diagonal_block_entries(Dinv)
         # SDinv_i = J_i Dinv_i   (kept for the joints with children)
         SDinv[span] = _entries_of_columns(Jg @ Dinv)
         if level.has_parent:
@@ -231,7 +238,7 @@ def _aba_derivatives_backward_step1(level, L, C, model, data, P, J, F, Mw, uT, s
 def _entries_of_columns(x):
     """Joint matrices ``(K, *batch, 6, nvg)`` as columns ``(K * nvg, *batch, 6)``."""
     return x[..., 0] if x.shape[-1] == 1 else \
-        moved(x, -1, 1).reshape((-1,) + x.shape[1:-1])
+        moved(x, -1, 1).reshape((x.shape[0] * x.shape[-1],) + x.shape[1:-1])
 
 
 def armature_rows(model, group, nb):
@@ -291,7 +298,7 @@ def _joint_rows(x, K, nvg):
 
 def _rows_of_joints(x):
     """``(K, *batch, nvg, nv)`` as rows ``(K * nvg, *batch, nv)``."""
-    return moved(x, -2, 1).reshape((-1,) + x.shape[1:-2] + x.shape[-1:])
+    return moved(x, -2, 1).reshape((x.shape[0] * x.shape[-2],) + x.shape[1:-2] + x.shape[-1:])
 
 
 def _aba_derivatives_forward2_columns(model, T, C, data, Y, dY, OF, J, Xf, fext, shape):

@@ -139,7 +139,8 @@ def _momentum_backward_step(level, data, hf, shape):
                        data.liMi.rows("translation", i, shape))
     # liMi h_i = X^T h_i (and liMi f_i)
     x = hf[i]
-    moved = vecmat(x.reshape(x.shape[:-1] + (-1, 6)), X[..., None, :, :]).reshape(x.shape)
+    parts = x.reshape(x.shape[:-1] + (x.shape[-1] // 6, 6))          # h (and f), an empty batch too
+    moved = vecmat(parts, X[..., None, :, :]).reshape(x.shape)
     for children, parents, _ in level.rounds:
         # h_parent += liMi h_i ;  f_parent += liMi f_i
         hf[parents] = hf[parents] + moved[children]
@@ -166,7 +167,8 @@ def _centroidal_momentum(model, data, variation):
         _momentum_backward_step(level, data, hf, shape)
     mass0 = sums.mass[0]
     # com_0 /= mass_0
-    sums.com[0] = sums.com[0] / mass0
+    with np.errstate(divide="ignore", invalid="ignore"):     # mass 0: NaN (data.mark warns)
+        sums.com[0] = sums.com[0] / mass0
     com0 = sums.com[0]
     widen(data, shape, "h", *(("f",) if variation else ()))
     data.h.vector[:] = hf[..., :6]
@@ -175,7 +177,8 @@ def _centroidal_momentum(model, data, variation):
     data.hg = Force.unchecked(hg)
     _write_back(data, T, "com", sums.com)
     data.mass[:] = sums.mass[T.pos].tolist()
-    data.vcom[0] = hg[..., LINEAR] / mass0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        data.vcom[0] = hg[..., LINEAR] / mass0
     fields = ["mass", "com", "h", "hg", "vcom"]
     if variation:
         data.f.vector[:] = hf[..., 6:]
@@ -226,11 +229,12 @@ def computeCentroidalMomentumTimeVariation(model, data, q=None, v=None, a=None):
 # --- ccrba, computeCentroidalMap, dccrba, computeCentroidalMapTimeVariation (WORLD) -------------
 
 
-def _centroidal_map(model, data, q, v, variation):
+def _centroidal_map(model, data, q, v, variation, velocity=True):
     """The passes shared by the four maps (module docstring): forwardKinematics, the WORLD
     composite inertias, J, Ag (and dJ, dAg), Ag moved to the CoM. Returns ``(Ag, dAg, Y0,
-    com0, shape)`` column first (dAg None without ``variation``)."""
-    tangent = {"v": v} if v is not None else {}
+    com0, shape)`` column first (dAg None without ``variation``). ``v`` is checked (None
+    refused) unless ``velocity`` is False (computeCentroidalMap takes no v)."""
+    tangent = {"v": v} if velocity else {}
     q, arrays, shape = state(model, q, data=data, **tangent)
     q, v = full(shape, q, arrays.get("v"))
     if variation:
@@ -255,10 +259,10 @@ def _centroidal_map(model, data, q, v, variation):
         dY[0] = 0.0
         # oYcrb_parent += oYcrb_i ;  doYcrb_parent += doYcrb_i   (parent > 0)
         subtree_sums(T, buf, universe=False)
-        top = T.levels[0]
-        for children, parents, _ in top.rounds:
-            # oYcrb_0 += oYcrb_i   (the root joints)
-            Y[parents] = Y[parents] + Y[top.rows][children]
+        for top in T.levels[:1]:                                # none when nv = 0
+            for children, parents, _ in top.rounds:
+                # oYcrb_0 += oYcrb_i   (the root joints)
+                Y[parents] = Y[parents] + Y[top.rows][children]
     else:
         # oYcrb_parent += oYcrb_i
         subtree_sums(T, buf)
@@ -316,7 +320,7 @@ def computeCentroidalMap(model, data, q):
     ``data.Ag``. Mirrors ``pinocchio::computeCentroidalMap`` (centroidal.hxx, 3.8.0).
     """
     check_data(model, data)
-    Ag, _, _, _, _ = _centroidal_map(model, data, q, None, False)
+    Ag, _, _, _, _ = _centroidal_map(model, data, q, None, False, velocity=False)
     out = _store_map(data, Ag)
     data.mark("computeCentroidalMap", "liMi", "oMi", "oYcrb", "J", "Ag", "com")
     return out
@@ -340,7 +344,8 @@ def dccrba(model, data, q, v):
     Ag, dAg, Ig, com0, v = _centroidal_map(model, data, q, v, True)
     # hg = Ag v ;  vcom_0 = hg.linear / oYcrb_0.mass
     hg = np.matvec(matrix_face(Ag), v)
-    vcom0 = hg[..., LINEAR] / Ig.mass[..., None]
+    with np.errstate(divide="ignore", invalid="ignore"):     # mass 0: NaN (data.mark warns)
+        vcom0 = hg[..., LINEAR] / Ig.mass[..., None]
     dAg = _time_variation(data, Ag, dAg, com0, vcom0)
     out = _store_map(data, Ag, dAg)
     data.hg = Force.unchecked(hg)

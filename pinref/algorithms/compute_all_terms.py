@@ -169,7 +169,8 @@ def _centroidal_terms(model, data, Ag, dAg, oY0, h0, f0, com0, vcom0, mass0):
     # hg = h_0, hg.angular += hg.linear x com_0 ;  dhg = f_0, dhg.angular += dhg.linear x com_0
     data.hg, data.dhg = Force.unchecked(at_point(h0, com0)), Force.unchecked(at_point(f0, com0))
     # Jcom = Ag.linear / mass_0
-    data.Jcom = matrix_face(Ag_lin) / mass0[..., None, None]
+    with np.errstate(divide="ignore", invalid="ignore"):     # mass 0: NaN (data.mark warns)
+        data.Jcom = matrix_face(Ag_lin) / mass0[..., None, None]
     # Ig = (mass_0, 0, oYcrb_0.inertia)
     data.Ig = Inertia.unchecked(mass0.copy(), np.zeros(mass0.shape + (3,)), oY0.inertia.copy())
     # g = -Ag.linear^T gravity.linear

@@ -55,6 +55,7 @@ from .aba_derivatives import (
     _rows_of_joints,
     _stys_inversion,
     armature_rows,
+    diagonal_block_entries,
     minverse_rows_step,
     write_joint_data,
 )
@@ -121,7 +122,7 @@ def _minverse_blocks(level, L, data, Jl, Ul, Dinvs, F, Mw):
     for group, span, own, Dinv in zip(level.groups, L.spans, L.own, Dinvs):
         K, nvg = len(group.ids), group.nv
         # Minv[i, i] = Dinv_i
-        Mw[own[0], ..., own[1]] = moved(moved(Dinv, -2, 1), -1, 2).reshape((-1,) + Dinv.shape[1:-2])
+        Mw[own[0], ..., own[1]] = diagonal_block_entries(Dinv)
         # SDinv_i = J_i Dinv_i   (kept for the joints with children)
         SDinv[span] = _entries_of_columns(_joint_matrices(Jl[span], nvg, K) @ Dinv)
     minverse_rows_step(L, SDinv, Ul, F, Mw, data)
