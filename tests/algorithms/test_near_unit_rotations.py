@@ -105,8 +105,11 @@ def _compare(got, ref, idx, batch, what):
 
 def check_against_pin(model_name, batch, scale, call, rng, dtype=None):
     """Run ``call`` in pinref on a batch of states whose unit parts are off by ``scale`` (one
-    value, or one per state) and in pin state by state; compare the result and the caches."""
+    value, or one per state) and in pin state by state; compare the result and the caches.
+    Both models get one random armature (a composite of more than 6 dofs needs it in ABA)."""
     rmodel, pmodel = build(model_name)
+    rmodel.armature = rng.uniform(0.1, 1.0, rmodel.nv)
+    pmodel.armature = rmodel.armature.copy()
     q, v, a = random_states(pmodel, batch, rng)
     q = off_unit(rmodel, q, np.broadcast_to(scale, batch))
     if dtype is not None:
@@ -150,11 +153,18 @@ def test_the_inertia_of_a_body_moved_by_a_scaled_rotation_is_pins():
     assert_close(act_inertia_matrix(R, M.translation, Y.mass, Y.lever, Y.inertia), ref.matrix())
 
 
+# pin 3.8.0's computeCoriolisMatrix crashes on a composite joint of more than 6 dofs, as these
+# models' have (tests/algorithms/test_coriolis.py)
+_PIN_CRASHES = {("composite_tree", "computeCoriolisMatrix"),
+                ("composite_nested", "computeCoriolisMatrix")}
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("dtype", [None, np.float32], ids=["float64", "float32"])
 @pytest.mark.parametrize("batch", BATCH_SHAPES, ids=str)
-@pytest.mark.parametrize("call", list(CALLS))
-@pytest.mark.parametrize("model_name", MODEL_NAMES + COMPOSITE_MODEL_NAMES)
+@pytest.mark.parametrize("model_name, call", [
+    (model_name, call) for model_name in MODEL_NAMES + COMPOSITE_MODEL_NAMES for call in CALLS
+    if (model_name, call) not in _PIN_CRASHES])
 def test_every_model_scale_and_batch_matches_pin(model_name, call, batch, dtype):
     """Every test model, every call, the project's batch shapes: each scale of SCALES in turn
     (float64), or the float32 rounding of random states (norms off by about 1e-8)."""
