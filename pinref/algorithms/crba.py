@@ -37,6 +37,7 @@ import weakref
 
 import numpy as np
 
+from ..joints.composite import JointModelComposite
 from ..spatial._kernels import act_inertia_matrix, inertia_parts
 from . import steps as S
 from ._args import Convention, check_data, convention_of, state, writable
@@ -110,7 +111,9 @@ class SubtreeColumns:
     (the joint's row within the level, the column within the span) to where
     ``Fcrb[parent][:, subtree_i]`` is (its parent's row, the column). ``axis``: the level's
     joints with S_i = sign e_k as one :class:`_AxisJoints` (None if there is none); ``others``: every other group of the level (one
-    joint each) as ``(group, cols_i, subtree_i)`` slices (nvSubtree from ``nv_subtree``)."""
+    joint each) as ``(group, cols_i, subtree_i)`` slices (nvSubtree from ``nv_subtree``).
+    ``raw``: the rows within the level of the joints whose rotation may be off orthonormal
+    (``_raw_rotation``)."""
 
     def __init__(self, model, pos, level, nv_subtree):
         ids = level.ids
@@ -129,6 +132,18 @@ class SubtreeColumns:
         self.axis = _AxisJoints(model, axis, nv_subtree) if axis else None
         self.others = [(g, g.jmodels[0].v_slice, subtree[g.ids[0]])
                        for g in level.groups if not g.batched]
+        self.raw = np.array([k for k, i in enumerate(ids) if _raw_rotation(model.joints[i])],
+                            dtype=np.intp)
+
+
+def _raw_rotation(jmodel):
+    """Whether the rotation of the joint's M_J may be off orthonormal: it is read from a unit
+    part of q (a quaternion or a (cos, sin) pair, unit only up to UNIT_NORM_TOLERANCE), it turns
+    about an axis that is not of unit length (AxisWarning), or the joint is a composite."""
+    if jmodel.lie_group.units or isinstance(jmodel, JointModelComposite):
+        return True
+    return bool(getattr(jmodel, "rotates_about_axis", False)
+                and abs(np.linalg.norm(jmodel.axis) - 1.0) > 1e-10)
 
 
 _COLUMNS = weakref.WeakKeyDictionary()   # a model's Tree -> its levels' SubtreeColumns
@@ -180,9 +195,13 @@ def _crba_backward_step(call, level, sub, kin, data, shape):
         call.done(S.CRBA_BACKWARD, level.backward_ids)
         return
     X = kin.X[i]
-    # liMi Ycrb_i   (Inertia::se3Action on the (m, c, I) of Ycrb_i, not X^T Ycrb_i X)
-    XYX = act_inertia_matrix(data.liMi.rotation[i], data.liMi.translation[i],
-                             *inertia_parts(Y[i]))
+    # liMi Ycrb_i = X^T Ycrb_i X: Inertia::se3Action when liMi's rotation is orthonormal ...
+    XYX = X.mT @ Y[i] @ X
+    if sub.raw.size:
+        # ... and on the (m, c, I) of Ycrb_i (Symmetric3::rotate) where it may not be
+        raw = np.arange(i.start, i.stop)[sub.raw]
+        XYX[sub.raw] = act_inertia_matrix(data.liMi.rotation[raw], data.liMi.translation[raw],
+                                          *inertia_parts(Y[raw]))
     # Fcrb_parent[:, subtree_i] = liMi Fcrb_i[:, subtree_i] = X^T Fcrb_i[:, subtree_i]
     XF = X.mT @ F[i, ..., sub.columns]
     sub.to_parents.run(F, XF, nb)

@@ -22,7 +22,9 @@ from conftest import BATCH_SHAPES, assert_close
 from models import COMPOSITE_MODEL_NAMES, MODEL_NAMES, build, random_states
 
 import pinref
+from pinref.compare import compare
 from pinref.model.model import _unit_parts
+from pinref.spatial._kernels import act_inertia_matrix
 
 SCALES = [1e-9, 1e-8, 1e-7, 5e-7, 9e-7, -9e-7]
 
@@ -149,7 +151,6 @@ def test_the_inertia_of_a_body_moved_by_a_scaled_rotation_is_pins():
     ref = pin.SE3(R, M.translation.copy()).act(pY)
     got = pinref.SE3.unchecked(R, M.translation).act(Y)
     assert_close(got.matrix(), ref.matrix())
-    from pinref.spatial._kernels import act_inertia_matrix
     assert_close(act_inertia_matrix(R, M.translation, Y.mass, Y.lever, Y.inertia), ref.matrix())
 
 
@@ -179,8 +180,6 @@ def test_diff_agrees_on_states_off_unit(model_name, convention):
     """``pinref diff`` (``pinref.compare.compare``) on such states: every cache at every stop
     agrees, the intermediate values it rebuilds from pin's end state included (oMi Y_i and
     liMi Ycrb_c through Pinocchio's Symmetric3 formula, ``reference.inertia_action``)."""
-    from pinref.compare import compare
-
     rmodel, pmodel = build(model_name)
     rng = np.random.default_rng(5)
     q, v, a = random_states(pmodel, (6,), rng)
