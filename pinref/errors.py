@@ -58,8 +58,9 @@ class DataModelMismatchError(PinrefError, ValueError, RuntimeError):
 
 
 class NonFiniteResultWarning(RuntimeWarning):
-    """An algorithm produced NaN or infinity from finite input (an overflow, e.g. v = 1e200);
-    the message names the first cache that is not finite."""
+    """An algorithm produced NaN or infinity from finite input (an overflow, e.g. v = 1e200, or
+    a centre of mass of a subtree of mass 0); the message names the first cache that is not
+    finite and the cause."""
 
 
 class NotNormalizedError(PinrefError, ValueError):
@@ -110,5 +111,5 @@ class AxisWarning(UserWarning):
     """An unaligned joint's axis (``JointModelRevoluteUnaligned(axis)`` and its siblings keep it
     as given, as Pinocchio does) that is not of unit length: the joint's M is then no rigid
     motion, and Pinocchio's algorithms disagree with one another on such a model (its crba is
-    not the M its rnea implies). pinref's agree with Pinocchio's rnea and aba, not with its crba
-    and what builds on it (computeMinverse, the derivatives, the Coriolis matrix, ccrba)."""
+    not the M its rnea implies). pinref reproduces Pinocchio's crba, computeMinverse, Coriolis
+    matrix, ccrba and WORLD passes, so they disagree with rnea in pinref too."""

@@ -69,7 +69,6 @@ from ._levels import (
     Walk,
     crf,
     crm,
-    expand,
     full,
     joint_calc,
     matvec,
@@ -94,6 +93,7 @@ from .rnea_derivatives import (
     packed,
     subspace_columns,
     subtree_sums_step,
+    world_inertia_matrices,
     world_placements_step,
     write_blocks,
 )
@@ -116,7 +116,14 @@ def _joint_vectors(xT, nvg, K):
 def _entries(x):
     """``(K, *batch, nvg)`` as ``(K * nvg, *batch)`` (the inverse of ``_joint_vectors``)."""
     return x.reshape(x.shape[:-1]) if x.shape[-1] == 1 else \
-        moved(x, -1, 1).reshape((-1,) + x.shape[1:-1])
+        moved(x, -1, 1).reshape((x.shape[0] * x.shape[-1],) + x.shape[1:-1])
+
+
+def diagonal_block_entries(D):
+    """The K joints' blocks ``D (K, *batch, nvg, nvg)`` as the entries ``(K * nvg * nvg,
+    *batch)`` of the diagonal blocks of Minv, row by row (an empty batch too)."""
+    K, nvg = D.shape[0], D.shape[-1]
+    return moved(moved(D, -2, 1), -1, 2).reshape((K * nvg * nvg,) + D.shape[1:-2])
 
 
 def _stys_inversion(group, StU):
@@ -129,34 +136,37 @@ def _stys_inversion(group, StU):
     return np.stack([jmodel._stys_inverse(StU[k]) for k, jmodel in enumerate(group.jmodels)])
 
 
-def _aba_derivatives_forward_step1(level, kin, data, V):
-    """Mirrors ComputeABADerivativesForwardStep1::algo for the joints of one level, the
-    statements that read the parent: oMi, and ov through the LOCAL velocity ``V`` (a
-    temporary). jcalc and liMi ran before the level loop, the rest runs after it."""
-    i, p = level.rows, level.parent_rows
-    # oMi = oMi[parent] liMi
-    world_placements_step(level, data)
-    # ov_i = oMi v_J + ov_parent = oMi v_i with v_i = v_J + liMi^-1 v_parent
-    V[i] = kin.vJ[i] + matvec(kin.X[i], V[p]) if level.has_parent else kin.vJ[i]
-
-
-def _aba_derivatives_forward1_columns(model, T, C, data, kin, V, Sc, fext, shape, P):
-    """The statements of ComputeABADerivativesForwardStep1::algo that run after the level loop,
-    for every joint: ov, oa_gf (the bias), oYcrb = oinertias = oYaba, oh, of, J. ``P = (Y,
-    oYaba, of)``: rows of the buffers the backward passes sum. Returns J column first and
-    oMi.dualAction (rows)."""
-    Y, Ya, OF = P
-    OV, OA_GF, OH = data.ov.vector, data.oa_gf.vector, data.oh.vector
-    X, Xf = _action_matrices(data.oMi.rotation, data.oMi.translation)
-    # ov_i = oMi v_J + ov_parent
-    OV[1:] = mv(X[1:], V[1:])
+def world_velocities_step(T, C, data, kin, X):
+    """The ov and oa_gf statements of AbaWorldConventionForwardStep1::algo and of
+    ComputeABADerivativesForwardStep1::algo, for every joint (``X``: oMi.action, rows): ov
+    level by level (it reads the parent), then oa_gf. ov is summed as Pinocchio sums it, not
+    as ``oMi v_i`` (the LOCAL v_i = v_J + liMi^-1 v_parent), which differs when a rotation is
+    off orthonormal (a quaternion accepted as unit up to its tolerance)."""
+    OV = data.ov.vector
+    # oMi v_J
+    ovJ = mv(X, kin.vJ)
+    for level in T.levels:
+        i, p = level.rows, level.parent_rows
+        # ov_i = oMi v_J + ov_parent   (parent > 0)
+        OV[i] = ovJ[i] + OV[p] if level.has_parent else ovJ[i]
     # oa_gf_i = oMi c_J + ov_parent x ov_i   (no cross term when parent == 0)
     ov_parent = OV[C.row_parent]
     ov_parent[C.root_rows] = 0.0
     bias = mv(crm(ov_parent), OV[1:])
-    OA_GF[1:] = bias if kin.c is None else mv(X[1:], kin.c[1:]) + bias
-    # oYcrb_i = oinertias_i = oMi Y_i   (X* Y X*^T) ;  oYaba_i = oYcrb_i
-    np.matmul(Xf @ expand(T.inertia_matrix, len(shape)), Xf.mT, out=Y)
+    data.oa_gf.vector[1:] = bias if kin.c is None else mv(X[1:], kin.c[1:]) + bias
+
+
+def _aba_derivatives_forward1_columns(model, T, C, data, kin, Sc, fext, shape, P):
+    """The statements of ComputeABADerivativesForwardStep1::algo that run after the level loop
+    of oMi, for every joint: ov, oa_gf (``world_velocities_step``), oYcrb = oinertias = oYaba,
+    oh, of, J. ``P = (Y, oYaba, of)``: rows of the buffers the backward passes sum. Returns J
+    column first and oMi.dualAction (rows)."""
+    Y, Ya, OF = P
+    OV, OH = data.ov.vector, data.oh.vector
+    X, Xf = _action_matrices(data.oMi.rotation, data.oMi.translation)
+    world_velocities_step(T, C, data, kin, X)
+    # oYcrb_i = oinertias_i = oMi Y_i ;  oYaba_i = oYcrb_i
+    Y[...] = world_inertia_matrices(T.tree, data.oMi.rotation, data.oMi.translation, len(shape))
     Ya[...] = Y
     # oh_i = oYcrb_i ov_i ;  of_i = ov_i x* oh_i   (- oMi fext_i)
     OH[1:] = mv(Y[1:], OV[1:])
@@ -207,7 +217,7 @@ def _aba_derivatives_backward_step1(level, L, C, model, data, P, J, F, Mw, uT, s
         write_joint_data(data, group, U=Ug, StU=StU, Dinv=Dinv, UDinv=UDinv)
         D.append((Dinv, UDinv))
         # Minv[i, i] = Dinv_i
-        Mw[own[0], ..., own[1]] = moved(moved(Dinv, -2, 1), -1, 2).reshape((-1,) + Dinv.shape[1:-2])
+        Mw[own[0], ..., own[1]] = diagonal_block_entries(Dinv)
         # SDinv_i = J_i Dinv_i   (kept for the joints with children)
         SDinv[span] = _entries_of_columns(Jg @ Dinv)
         if level.has_parent:
@@ -228,7 +238,7 @@ def _aba_derivatives_backward_step1(level, L, C, model, data, P, J, F, Mw, uT, s
 def _entries_of_columns(x):
     """Joint matrices ``(K, *batch, 6, nvg)`` as columns ``(K * nvg, *batch, 6)``."""
     return x[..., 0] if x.shape[-1] == 1 else \
-        moved(x, -1, 1).reshape((-1,) + x.shape[1:-1])
+        moved(x, -1, 1).reshape((x.shape[0] * x.shape[-1],) + x.shape[1:-1])
 
 
 def armature_rows(model, group, nb):
@@ -288,7 +298,7 @@ def _joint_rows(x, K, nvg):
 
 def _rows_of_joints(x):
     """``(K, *batch, nvg, nv)`` as rows ``(K * nvg, *batch, nv)``."""
-    return moved(x, -2, 1).reshape((-1,) + x.shape[1:-2] + x.shape[-1:])
+    return moved(x, -2, 1).reshape((x.shape[0] * x.shape[-2],) + x.shape[1:-2] + x.shape[-1:])
 
 
 def _aba_derivatives_forward2_columns(model, T, C, data, Y, dY, OF, J, Xf, fext, shape):
@@ -383,13 +393,13 @@ def computeABADerivatives(model, data, q, v, tau, fext=None):
     C = columns(model, T)
     # jcalc(q, v) ; liMi = jointPlacements[i] M_J   (every joint: no parent read)
     kin = joint_calc(T, data, q, v, shape)
-    V = np.zeros((n,) + shape + (6,))
     for level in T.levels:
-        _aba_derivatives_forward_step1(level, kin, data, V)
+        # oMi = oMi[parent] liMi
+        world_placements_step(level, data)
     buf1, Yav, OF1 = packed(n, shape, 36, 6)
     buf2, Yv, dYv, OF = packed(n, shape, 36, 36, 6)
     Ya, Y, dY = (x.reshape(x.shape[:-1] + (6, 6)) for x in (Yav, Yv, dYv))
-    J, Xf = _aba_derivatives_forward1_columns(model, T, C, data, kin, V,
+    J, Xf = _aba_derivatives_forward1_columns(model, T, C, data, kin,
                                               subspace_columns(C, data, shape), fext, shape,
                                               (Y, Ya, OF1))
     Ds = []

@@ -55,11 +55,11 @@ import numpy as np
 
 from . import scan
 from . import steps as S
-from ._levels import Walk, crf, crm, expand, full, joint_calc, matvec, tangent_rows, vecmat, widen
+from ._levels import Walk, crf, full, joint_calc, matvec, tangent_rows, vecmat, widen
 from ._args import external_forces, state
-from .aba_derivatives import _joint_matrices, _stys_inversion
+from .aba_derivatives import _joint_matrices, _stys_inversion, world_velocities_step
 from .rnea_derivatives import (_action_matrices, _store_world_inertias, columns, matrix_face, mv,
-                               subspace_columns, world_placements_step)
+                               subspace_columns, world_inertia_matrices, world_placements_step)
 
 
 class _World:
@@ -80,22 +80,13 @@ def _aba_world_forward_step1(W, kin, data):
         # oMi = oMi[parent] liMi
         world_placements_step(level, data)
     W.X, W.Xf = _action_matrices(data.oMi.rotation, data.oMi.translation)
-    # oMi v_J
-    ovJ = mv(W.X, kin.vJ)
-    for level in T.levels:
-        i, p = level.rows, level.parent_rows
-        # ov_i = oMi v_J + ov_parent   (parent > 0)
-        OV[i] = ovJ[i] + OV[p] if level.has_parent else ovJ[i]
+    # ov_i = oMi v_J + ov_parent ;  oa_gf_i = oMi c_J + ov_parent x ov_i
+    world_velocities_step(T, C, data, kin, W.X)
     # J_i = oMi S_i
     W.J = mv(W.X[C.row], subspace_columns(C, data, shape))
     data.J = matrix_face(W.J)
-    # oa_gf_i = oMi c_J + ov_parent x ov_i   (no cross term when parent == 0)
-    ov_parent = OV[C.row_parent]
-    ov_parent[C.root_rows] = 0.0
-    bias = mv(crm(ov_parent), OV[1:])
-    data.oa_gf.vector[1:] = bias if kin.c is None else mv(W.X[1:], kin.c[1:]) + bias
-    # oinertias_i = oYcrb_i = oMi Y_i   (X* Y X*^T) ;  oYaba_i = oYcrb_i
-    W.Y = W.Xf @ expand(T.inertia_matrix, len(shape)) @ W.Xf.mT
+    # oinertias_i = oYcrb_i = oMi Y_i ;  oYaba_i = oYcrb_i
+    W.Y = world_inertia_matrices(T.tree, data.oMi.rotation, data.oMi.translation, len(shape))
     data.oYaba.matrix[1:] = W.Y[1:]
     _store_world_inertias(data, T.tree.pos, W.Y, W.Y)
     # oh_i = oYcrb_i ov_i ;  of_i = ov_i x* oh_i

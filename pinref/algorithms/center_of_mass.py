@@ -184,12 +184,15 @@ def _com_backward_step(lvl, data, sums, shape):
 
 
 def _divide(x, mass, subtrees, shape):
-    """``x_i /= mass_i`` for every joint i >= 1 (when ``subtrees``), and ``x_0 /= mass_0``."""
-    if subtrees:
-        # x_i /= mass_i   (i >= 1)
-        x[1:] = x[1:] / expand(mass[1:], len(shape))[..., None]
-    # x_0 /= mass_0
-    x[0] = x[0] / mass[0]
+    """``x_i /= mass_i`` for every joint i >= 1 (when ``subtrees``), and ``x_0 /= mass_0``.
+    A subtree of mass 0 gives 0/0 = NaN, as in Pinocchio, without NumPy's warning (the call's
+    ``data.mark`` warns, naming the massless subtree)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if subtrees:
+            # x_i /= mass_i   (i >= 1)
+            x[1:] = x[1:] / expand(mass[1:], len(shape))[..., None]
+        # x_0 /= mass_0
+        x[0] = x[0] / mass[0]
 
 
 def _write_back(data, T, name, x):
@@ -318,7 +321,8 @@ def jacobianCenterOfMass(model, data, q=None, compute_subtree_coms=True):
     _divide(sums.com, sums.mass, compute_subtree_coms, shape)
     _write_back(data, T, "com", sums.com)
     data.mass[:] = K.mass_list
-    data.Jcom = data.Jcom / sums.mass[0]
+    with np.errstate(divide="ignore", invalid="ignore"):     # mass 0: NaN (data.mark warns)
+        data.Jcom = data.Jcom / sums.mass[0]
     data.mark("jacobianCenterOfMass", "com", "mass", "J", "Jcom")
     return data.Jcom.copy()
 

@@ -72,6 +72,7 @@ from .rnea_derivatives import (
     mv,
     packed,
     subtree_sums_step,
+    world_inertia_matrices,
 )
 
 # --- shared by the centroidal passes (centroidal.py, centroidal_derivatives.py) -----------------
@@ -95,9 +96,9 @@ def centroidal_inertia(Y0):
 
 
 def world_inertias(T, data, shape):
-    """``oYcrb_i = oMi Y_i`` (6x6, ``X* Y X*^T``) for every row, and ``(X, X*)`` of oMi."""
-    X, Xf = _action_matrices(data.oMi.rotation, data.oMi.translation)
-    return Xf @ expand(T.inertia_matrix, len(shape)) @ Xf.mT, X
+    """``oYcrb_i = oMi Y_i`` (6x6, ``world_inertia_matrices``) for every row, and oMi's X."""
+    X, _ = _action_matrices(data.oMi.rotation, data.oMi.translation)
+    return world_inertia_matrices(T, data.oMi.rotation, data.oMi.translation, len(shape)), X
 
 
 def subtree_sums(T, buf, universe=True):
@@ -139,7 +140,8 @@ def _momentum_backward_step(level, data, hf, shape):
                        data.liMi.rows("translation", i, shape))
     # liMi h_i = X^T h_i (and liMi f_i)
     x = hf[i]
-    moved = vecmat(x.reshape(x.shape[:-1] + (-1, 6)), X[..., None, :, :]).reshape(x.shape)
+    parts = x.reshape(x.shape[:-1] + (x.shape[-1] // 6, 6))          # h (and f), an empty batch too
+    moved = vecmat(parts, X[..., None, :, :]).reshape(x.shape)
     # h_parent += liMi h_i ;  f_parent += liMi f_i
     scan.add_to_parents(level, (hf, moved))
 
@@ -165,7 +167,8 @@ def _centroidal_momentum(model, data, variation):
         _momentum_backward_step(level, data, hf, shape)
     mass0 = sums.mass[0]
     # com_0 /= mass_0
-    sums.com[0] = sums.com[0] / mass0
+    with np.errstate(divide="ignore", invalid="ignore"):     # mass 0: NaN (data.mark warns)
+        sums.com[0] = sums.com[0] / mass0
     com0 = sums.com[0]
     widen(data, shape, "h", *(("f",) if variation else ()))
     data.h.vector[:] = hf[..., :6]
@@ -174,7 +177,8 @@ def _centroidal_momentum(model, data, variation):
     data.hg = Force.unchecked(hg)
     _write_back(data, T, "com", sums.com)
     data.mass[:] = sums.mass[T.pos].tolist()
-    data.vcom[0] = hg[..., LINEAR] / mass0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        data.vcom[0] = hg[..., LINEAR] / mass0
     fields = ["mass", "com", "h", "hg", "vcom"]
     if variation:
         data.f.vector[:] = hf[..., 6:]
@@ -225,11 +229,12 @@ def computeCentroidalMomentumTimeVariation(model, data, q=None, v=None, a=None):
 # --- ccrba, computeCentroidalMap, dccrba, computeCentroidalMapTimeVariation (WORLD) -------------
 
 
-def _centroidal_map(model, data, q, v, variation):
+def _centroidal_map(model, data, q, v, variation, velocity=True):
     """The passes shared by the four maps (module docstring): forwardKinematics, the WORLD
     composite inertias, J, Ag (and dJ, dAg), Ag moved to the CoM. Returns ``(Ag, dAg, Y0,
-    com0, shape)`` column first (dAg None without ``variation``)."""
-    tangent = {"v": v} if v is not None else {}
+    com0, shape)`` column first (dAg None without ``variation``). ``v`` is checked (None
+    refused) unless ``velocity`` is False (computeCentroidalMap takes no v)."""
+    tangent = {"v": v} if velocity else {}
     q, arrays, shape = state(model, q, data=data, **tangent)
     q, v = full(shape, q, arrays.get("v"))
     if variation:
@@ -254,9 +259,9 @@ def _centroidal_map(model, data, q, v, variation):
         dY[0] = 0.0
         # oYcrb_parent += oYcrb_i ;  doYcrb_parent += doYcrb_i   (parent > 0)
         subtree_sums(T, buf, universe=False)
-        top = T.levels[0]
-        # oYcrb_0 += oYcrb_i   (the root joints)
-        scan.add_to_parents(top, (Y, Y[top.rows]))
+        for top in T.levels[:1]:                                # none when nv = 0
+            # oYcrb_0 += oYcrb_i   (the root joints)
+            scan.add_to_parents(top, (Y, Y[top.rows]))
     else:
         # oYcrb_parent += oYcrb_i
         subtree_sums(T, buf)
@@ -314,7 +319,7 @@ def computeCentroidalMap(model, data, q):
     ``data.Ag``. Mirrors ``pinocchio::computeCentroidalMap`` (centroidal.hxx, 3.8.0).
     """
     check_data(model, data)
-    Ag, _, _, _, _ = _centroidal_map(model, data, q, None, False)
+    Ag, _, _, _, _ = _centroidal_map(model, data, q, None, False, velocity=False)
     out = _store_map(data, Ag)
     data.mark("computeCentroidalMap", "liMi", "oMi", "oYcrb", "J", "Ag", "com")
     return out
@@ -338,7 +343,8 @@ def dccrba(model, data, q, v):
     Ag, dAg, Ig, com0, v = _centroidal_map(model, data, q, v, True)
     # hg = Ag v ;  vcom_0 = hg.linear / oYcrb_0.mass
     hg = np.matvec(matrix_face(Ag), v)
-    vcom0 = hg[..., LINEAR] / Ig.mass[..., None]
+    with np.errstate(divide="ignore", invalid="ignore"):     # mass 0: NaN (data.mark warns)
+        vcom0 = hg[..., LINEAR] / Ig.mass[..., None]
     dAg = _time_variation(data, Ag, dAg, com0, vcom0)
     out = _store_map(data, Ag, dAg)
     data.hg = Force.unchecked(hg)

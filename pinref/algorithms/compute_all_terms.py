@@ -70,6 +70,7 @@ from .rnea_derivatives import (
     mv,
     packed,
     subspace_columns,
+    world_inertia_matrices,
     write_blocks,
 )
 
@@ -93,12 +94,14 @@ def _cat_forward_columns(T, C, data, Sc, shape, P):
     dY, h, f)``. Returns J, dJ column first ``(nv, *shape, 6)``."""
     Y, dY, H, F = P
     OV, V, AG = data.ov.vector, data.v.vector, data.a_gf.vector
-    X, Xf = _action_matrices(data.oMi.rotation[1:], data.oMi.translation[1:])
+    X, _ = _action_matrices(data.oMi.rotation[1:], data.oMi.translation[1:])
     # ov_i = oMi v_i
     OV[1:] = mv(X, V[1:])
-    # oYcrb_i = oMi Y_i   (X* Y X*^T) ;  doYcrb_i = ov_i x* oYcrb_i - oYcrb_i ov_i x
+    # oYcrb_i = oMi Y_i ;  doYcrb_i = ov_i x* oYcrb_i - oYcrb_i ov_i x
     # = -(Z^T + Z) with Z = oYcrb_i ov_i x   (v x* = -(v x)^T, oYcrb_i symmetric)
-    Yi = np.matmul(Xf @ expand(T.inertia_matrix[1:], len(shape)), Xf.mT, out=Y[1:])
+    Yi = Y[1:]
+    Yi[...] = world_inertia_matrices(T, data.oMi.rotation[1:], data.oMi.translation[1:],
+                                     len(shape), slice(1, None))
     Z = Yi @ crm(OV[1:])
     np.negative(Z.mT + Z, out=dY[1:])
     # J_i = oMi S_i ;  dJ_i = ov_i x J_i
@@ -166,7 +169,8 @@ def _centroidal_terms(model, data, Ag, dAg, oY0, h0, f0, com0, vcom0, mass0):
     # hg = h_0, hg.angular += hg.linear x com_0 ;  dhg = f_0, dhg.angular += dhg.linear x com_0
     data.hg, data.dhg = Force.unchecked(at_point(h0, com0)), Force.unchecked(at_point(f0, com0))
     # Jcom = Ag.linear / mass_0
-    data.Jcom = matrix_face(Ag_lin) / mass0[..., None, None]
+    with np.errstate(divide="ignore", invalid="ignore"):     # mass 0: NaN (data.mark warns)
+        data.Jcom = matrix_face(Ag_lin) / mass0[..., None, None]
     # Ig = (mass_0, 0, oYcrb_0.inertia)
     data.Ig = Inertia.unchecked(mass0.copy(), np.zeros(mass0.shape + (3,)), oY0.inertia.copy())
     # g = -Ag.linear^T gravity.linear

@@ -44,7 +44,7 @@ Inertia read off its matrix when first accessed.
 import numpy as np
 
 from ._args import check_data, state, writable
-from ._levels import Walk, crm, expand, full, joint_calc, matvec, vecmat, widen
+from ._levels import Walk, crm, full, joint_calc, matvec, vecmat, widen
 from .rnea_derivatives import (
     _action_matrices,
     _force_cross_matrix,
@@ -57,6 +57,7 @@ from .rnea_derivatives import (
     packed,
     subspace_columns,
     subtree_sums_step,
+    world_inertia_matrices,
     world_placements_step,
     write_blocks,
 )
@@ -96,9 +97,9 @@ def _coriolis_forward_columns(T, C, data, Sc, shape, Y, B):
     once: oYcrb (into ``Y``), ov, oh, J, dJ, B (into rows 1.. of ``B``). Returns J, dJ column
     first ``(nv, *shape, 6)``."""
     OV, OH = data.ov.vector, data.oh.vector
-    X, Xf = _action_matrices(data.oMi.rotation, data.oMi.translation)
-    # oYcrb_i = oMi Y_i   (X* Y X*^T)
-    np.matmul(Xf @ expand(T.inertia_matrix, len(shape)), Xf.mT, out=Y)
+    X, _ = _action_matrices(data.oMi.rotation, data.oMi.translation)
+    # oYcrb_i = oMi Y_i
+    Y[...] = world_inertia_matrices(T.tree, data.oMi.rotation, data.oMi.translation, len(shape))
     # ov_i = oMi v_i ;  oh_i = oYcrb_i ov_i
     OV[1:] = mv(X[1:], data.v.vector[1:])
     OH[1:] = mv(Y[1:], OV[1:])
@@ -215,11 +216,10 @@ def getCoriolisMatrix(model, data):
              for name in ("J", "dJ"))
     # oYcrb_i as the derivative pass left it (already summed over each subtree)
     Y = np.stack([np.broadcast_to(data.oYcrb[i].matrix(), shape + (6, 6)) for i in T.tree.order])
-    _, Xf = _action_matrices(R, p)
     buf = np.zeros((n,) + shape + (36,))
     B = buf.reshape(buf.shape[:-1] + (6, 6))
     # oY_i = oMi Y_i ;  B_i = oY_i.variation(ov_i / 2) + B(oh_i / 2)
-    oY = Xf[1:] @ expand(T.inertia_matrix[1:], len(shape)) @ Xf[1:].mT
+    oY = world_inertia_matrices(T.tree, R[1:], p[1:], len(shape), slice(1, None))
     B[1:] = half_variation(oY, OV[1:], OH[1:])
     for level in reversed(T.levels):
         # B_parent += B_i

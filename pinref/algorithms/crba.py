@@ -40,6 +40,8 @@ import weakref
 
 import numpy as np
 
+from ..joints.composite import JointModelComposite
+from ..spatial._kernels import act_inertia_matrix, inertia_parts
 from . import scan
 from . import steps as S
 from ._args import Convention, check_data, convention_of, state, writable
@@ -144,7 +146,9 @@ class SubtreeColumns:
     (the joint's row within the level, the column within the span) to where
     ``Fcrb[parent][:, subtree_i]`` is (its parent's row, the column). ``blocks``: the S products
     of each of the level's blocks (``level.blocks``), as :class:`_AxisColumns` or
-    :class:`_JointColumns` (nvSubtree from ``nv_subtree``)."""
+    :class:`_JointColumns` (nvSubtree from ``nv_subtree``).
+    ``raw``: the rows within the level of the joints whose rotation may be off orthonormal
+    (``_raw_rotation``)."""
 
     def __init__(self, model, pos, level, nv_subtree):
         ids = level.ids
@@ -160,6 +164,18 @@ class SubtreeColumns:
                                 (parent_rows[:, None] * 6 + e) * model.nv + F_cols[:, None],
                                 (joint[:, None] * 6 + e) * span + column[:, None])
         self.blocks = [_COLUMNS_OF[type(b)](model, b, level, nv_subtree) for b in level.blocks]
+        self.raw = np.array([k for k, i in enumerate(ids) if _raw_rotation(model.joints[i])],
+                            dtype=np.intp)
+
+
+def _raw_rotation(jmodel):
+    """Whether the rotation of the joint's M_J may be off orthonormal: it is read from a unit
+    part of q (a quaternion or a (cos, sin) pair, unit only up to UNIT_NORM_TOLERANCE), it turns
+    about an axis that is not of unit length (AxisWarning), or the joint is a composite."""
+    if jmodel.lie_group.units or isinstance(jmodel, JointModelComposite):
+        return True
+    return bool(getattr(jmodel, "rotates_about_axis", False)
+                and abs(np.linalg.norm(jmodel.axis) - 1.0) > 1e-10)
 
 
 _COLUMNS = weakref.WeakKeyDictionary()   # a model's Tree -> its levels' SubtreeColumns
@@ -201,8 +217,15 @@ def _crba_backward_step(level, columns, kin, data):
     X = kin.X[i]
     # Fcrb[parent][:, subtree_i] = liMi Fcrb_i[:, subtree_i] = X^T Fcrb_i[:, subtree_i]
     sub.to_parents.run(F, X.mT @ F[i, ..., sub.columns], Y.ndim - 3)
-    # Ycrb[parent] += liMi Ycrb_i = X^T Ycrb_i X
-    return ((Y, X.mT @ Y[i] @ X),)
+    # liMi Ycrb_i = X^T Ycrb_i X: Inertia::se3Action when liMi's rotation is orthonormal ...
+    XYX = X.mT @ Y[i] @ X
+    if sub.raw.size:
+        # ... and on the (m, c, I) of Ycrb_i (Symmetric3::rotate) where it may not be
+        raw = np.arange(i.start, i.stop)[sub.raw]
+        XYX[sub.raw] = act_inertia_matrix(data.liMi.rotation[raw], data.liMi.translation[raw],
+                                          *inertia_parts(Y[raw]))
+    # Ycrb[parent] += liMi Ycrb_i
+    return ((Y, XYX),)
 
 
 def _armature_step(model, data):

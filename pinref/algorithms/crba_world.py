@@ -43,10 +43,10 @@ import numpy as np
 from ..spatial._kernels import ANGULAR, LINEAR
 from . import steps as S
 from ._args import state, writable
-from ._levels import Walk, expand, full, joint_calc
+from ._levels import Walk, full, joint_calc
 from .rnea_derivatives import (_action_matrices, _inertia_from_matrix, _InertiasFromMatrices,
                                columns, columns_first, matrix_face, mv, subspace_columns,
-                               world_placements_step)
+                               world_inertia_matrices, world_placements_step)
 
 _BLOCKS = weakref.WeakKeyDictionary()   # a model's Tree -> per level (local rows, M rows, M cols)
 
@@ -77,12 +77,12 @@ def _crba_world_forward_step(call, T, C, data, shape):
     for level in T.levels:
         # oMi = oMi[parent] liMi
         world_placements_step(level, data)
-    X, Xf = _action_matrices(data.oMi.rotation, data.oMi.translation)
+    X, _ = _action_matrices(data.oMi.rotation, data.oMi.translation)
     # J[:, cols_i] = oMi S_i
     J = mv(X[C.row], subspace_columns(C, data, shape))
     data.J = matrix_face(J)
-    # oYcrb_i = oMi Y_i   (X* Y X*^T) ;  oYcrb_0 = 0
-    Y = Xf @ expand(T.inertia_matrix, len(shape)) @ Xf.mT
+    # oYcrb_i = oMi Y_i ;  oYcrb_0 = 0
+    Y = world_inertia_matrices(T.tree, data.oMi.rotation, data.oMi.translation, len(shape))
     Y[0] = 0.0
     _publish(data, T, Y)
     call.done(S.CRBA_WORLD_FORWARD, T.tree.order_ids)

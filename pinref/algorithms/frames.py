@@ -43,9 +43,9 @@ import operator
 
 import numpy as np
 
-from ..errors import ModelError
+from ..errors import ArgumentTypeError, ModelError
 from ..spatial import SE3, Motion
-from ..spatial._kernels import cross, matvec, rot_pair, stack6
+from ..spatial._kernels import cross, matvec, rot_pair, stack6, type_name
 from ..model.tree import tree
 from ._args import ReferenceFrame, check_data, state
 from .jacobian import (check_joint_id, check_reference_frame,
@@ -96,30 +96,32 @@ def _frame_target(model, where, args, kwargs, rf_default):
     (joint_id, placement[, reference_frame]), as (frame_id or None, joint_id, placement, rf).
 
     ``rf_default`` None means reference_frame is required (the Jacobian getters)."""
-    joint_form = (len(args) >= 2 and isinstance(args[1], SE3)) or "placement" in kwargs
+    joint_form = len(args) >= 3 or (len(args) >= 2 and isinstance(args[1], SE3)) \
+        or "placement" in kwargs
     names = ("joint_id", "placement", "reference_frame") if joint_form else (
         "frame_id", "reference_frame")
     if len(args) > len(names):
-        raise TypeError(f"{where}() takes (model, data, {', '.join(names)}), got "
+        raise ArgumentTypeError(f"{where}() takes (model, data, {', '.join(names)}), got "
                         f"{len(args) + 2} positional arguments")
     values = dict(zip(names, args, strict=False))
     for key, value in kwargs.items():
         if key not in names or key in values:
-            raise TypeError(f"{where}() got an unexpected or repeated argument {key!r}")
+            raise ArgumentTypeError(f"{where}() got an unexpected or repeated argument {key!r}")
         values[key] = value
     if rf_default is not None:
         values.setdefault("reference_frame", rf_default)
     missing = [name for name in names if name not in values]
     if missing:
-        raise TypeError(f"{where}() missing argument(s) {missing}: pass (model, data, "
+        raise ArgumentTypeError(f"{where}() missing argument(s) {missing}: pass (model, data, "
                         f"{', '.join(names)})")
     rf = check_reference_frame(values["reference_frame"], where)
     if not joint_form:
         f = check_frame_id(model, values["frame_id"], where)
         return f, model.frames[f].parentJoint, model.frames[f].placement, rf
     if not isinstance(values["placement"], SE3):
-        raise TypeError(f"{where}(): placement must be a pinref.SE3 (the frame in the joint "
-                        f"frame), got {type(values['placement']).__name__}")
+        raise ArgumentTypeError(f"{where}(): placement must be a pinref.SE3 (the frame in the "
+                                f"joint frame), got {type_name(values['placement'])}; for a 4x4 "
+                                "matrix H pass pinref.SE3(H)")
     return None, check_joint_id(model, values["joint_id"], where), values["placement"], rf
 
 

@@ -50,6 +50,7 @@ Every public function returns an owned array; ``get*`` functions read the caches
 ``compute*`` call on the same Data and raise NotComputedError when there is none.
 """
 
+import math
 import operator
 import weakref
 
@@ -208,7 +209,7 @@ def world_columns(T, data, J, shape):
     # (B*3, 3) x (3, 2) matrix product over the batch
     V = mT(halves(S))
     if S.ndim == 2:
-        RV = (R.reshape(len(rows), -1, 3) @ V).reshape(R.shape[:-1] + (2,))
+        RV = (R.reshape(len(rows), math.prod(R.shape[1:-1]), 3) @ V).reshape(R.shape[:-1] + (2,))
     else:
         RV = R @ V
     Rw = RV[..., 1]

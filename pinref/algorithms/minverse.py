@@ -47,7 +47,7 @@ import numpy as np
 
 from ..errors import NotComputedError, NotPositiveDefiniteError
 from ._args import check_model, named_joint_error, state
-from ._levels import Walk, expand, full, joint_calc, widen
+from ._levels import Walk, full, joint_calc, widen
 from .aba_derivatives import (
     _entries_of_columns,
     _joint_matrices,
@@ -55,6 +55,7 @@ from .aba_derivatives import (
     _rows_of_joints,
     _stys_inversion,
     armature_rows,
+    diagonal_block_entries,
     minverse_rows_step,
     write_joint_data,
 )
@@ -67,6 +68,7 @@ from .rnea_derivatives import (
     mv,
     subspace_columns,
     subtree_sums_step,
+    world_inertia_matrices,
     world_placements_step,
 )
 
@@ -77,9 +79,9 @@ def _minverse_forward1_columns(T, C, data, Sc, shape, Ya):
     """The statements of ComputeMinverseForwardStep1::algo that read no parent, for every joint
     after the level loop of oMi: oYcrb_i = oMi Y_i, oYaba_i = oYcrb_i (written into ``Ya``,
     rows) and J_i = oMi S_i, returned column first."""
-    X, Xf = _action_matrices(data.oMi.rotation, data.oMi.translation)
-    # oYcrb_i = oMi Y_i   (X* Y X*^T) ;  oYaba_i = oYcrb_i
-    np.matmul(Xf @ expand(T.inertia_matrix, len(shape)), Xf.mT, out=Ya)
+    X, _ = _action_matrices(data.oMi.rotation, data.oMi.translation)
+    # oYcrb_i = oMi Y_i ;  oYaba_i = oYcrb_i
+    Ya[...] = world_inertia_matrices(T.tree, data.oMi.rotation, data.oMi.translation, len(shape))
     # J_i = oMi S_i
     return mv(X[C.row], Sc)
 
@@ -120,7 +122,7 @@ def _minverse_blocks(level, L, data, Jl, Ul, Dinvs, F, Mw):
     for group, span, own, Dinv in zip(level.groups, L.spans, L.own, Dinvs):
         K, nvg = len(group.ids), group.nv
         # Minv[i, i] = Dinv_i
-        Mw[own[0], ..., own[1]] = moved(moved(Dinv, -2, 1), -1, 2).reshape((-1,) + Dinv.shape[1:-2])
+        Mw[own[0], ..., own[1]] = diagonal_block_entries(Dinv)
         # SDinv_i = J_i Dinv_i   (kept for the joints with children)
         SDinv[span] = _entries_of_columns(_joint_matrices(Jl[span], nvg, K) @ Dinv)
     minverse_rows_step(L, SDinv, Ul, F, Mw, data)

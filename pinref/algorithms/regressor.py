@@ -47,7 +47,7 @@ None of them takes armature (the torque regressor gives rnea's tau without ``arm
 
 import numpy as np
 
-from ..errors import ArgumentTypeError, ModelError
+from ..errors import ArgumentTypeError, ModelError, ShapeError
 from ..model.tree import tree
 from ..spatial import SE3, Motion
 from ..spatial._kernels import ANGULAR, LINEAR, cross, matvec, mT, skew
@@ -89,7 +89,12 @@ def bodyRegressor(velocity, acceleration):
     See the module docstring for the blocks. Mirrors ``pinocchio::bodyRegressor``.
     """
     v, a = _motion(velocity, "velocity"), _motion(acceleration, "acceleration")
-    shape = np.broadcast_shapes(v.shape[:-1], a.shape[:-1])
+    try:
+        shape = np.broadcast_shapes(v.shape[:-1], a.shape[:-1])
+    except ValueError:
+        raise ShapeError(f"bodyRegressor: the batch shapes of velocity {v.shape[:-1]} and "
+                         f"acceleration {a.shape[:-1]} do not broadcast; pass Motions of one "
+                         "batch shape (or one of them unbatched)") from None
     w, a_ang = v[..., ANGULAR], a[..., ANGULAR]
     Y = np.zeros(shape + (6, 10))
     # acc = a.linear + w x v.linear
@@ -226,10 +231,10 @@ def computeStaticRegressor(model, data, q):
     mass = 0.0
     for i in range(1, model.njoints):
         mass += model.inertias[i].mass
-    if not mass > 0:
+    if model.njoints > 1 and not mass > 0:
         raise ModelError(f"computeStaticRegressor: the total mass of the model is {mass}; it "
                          "divides the regressor, so give the bodies a mass (model.inertias)")
-    mass_inv = 1.0 / mass
+    mass_inv = 1.0 / mass if model.njoints > 1 else 0.0     # no joint: a (3, 0) regressor
     Y = np.zeros(data.batch_shape + (3, model.njoints - 1, 4))
     # block i = [translation, rotation] / total mass, every joint at once
     Y[..., 0] = np.moveaxis(_joints_rows(model, data, data.oMi, "translation"), -2, -1) \

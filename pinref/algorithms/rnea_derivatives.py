@@ -62,9 +62,11 @@ quantities (oYcrb, ov, of, ...) are read per column through ``Columns.row`` (the
 The blocks ``dtau[i, sub_i]`` of every joint are the entries listed in ``Columns`` of one
 product ``J^T dF`` (``(nv, 6) x (6, nv)`` per state), written in one scatter.
 
-pinref keeps oYcrb and oinertias as 6x6 matrices during the passes (one product each instead
-of Pinocchio's Symmetric3 formulas); data.oYcrb[i] and data.oinertias[i] are then Inertia
-objects, each read off its matrix when first accessed.
+pinref keeps oYcrb and oinertias as 6x6 matrices during the passes; each body's starts as the
+matrix of Pinocchio's ``oMi.act(Y_i)`` (``world_inertia_matrices``: Symmetric3 formulas, not
+``X* Y X*^T``, which differs when oMi's rotation is off orthonormal), and the sums are matrix
+sums. data.oYcrb[i] and data.oinertias[i] are then Inertia objects, each read off its matrix
+when first accessed.
 """
 
 import weakref
@@ -74,7 +76,7 @@ import numpy as np
 
 from ..errors import ModelError
 from ..spatial import Inertia
-from ..spatial._kernels import ANGULAR, EPS, LINEAR, alpha_skew_square, skew_product
+from ..spatial._kernels import ANGULAR, LINEAR, act_inertia_matrix, inertia_parts, skew_product
 from . import scan
 from ._args import external_forces, state
 from ._levels import (
@@ -109,6 +111,16 @@ def _action_matrices(R, p):
     return out[..., 0, :, :], out[..., 1, :, :]
 
 
+def world_inertia_matrices(tree, R, p, nb, rows=slice(None)):
+    """``oMi.act(Y_i).matrix()`` for the Tree's ``rows`` (``(n, *batch, 6, 6)``), oMi = (R, p)
+    of those rows ``(n, *batch, 3, 3)``, ``(n, *batch, 3)``, nb batch axes: mass m_i, lever
+    R c_i + p, ``Symmetric3::rotate(I_i, R)`` (``act_inertia_matrix``). This is Pinocchio's
+    ``oinertias[i] = oMi[i].act(model.inertias[i])`` for any R, also one off orthonormal (a
+    quaternion accepted as unit up to its tolerance), where ``X* Y X*^T`` is not."""
+    m, c, I = (expand(x[rows], nb) for x in tree.inertia_parts)
+    return act_inertia_matrix(R, p, m, c, I)
+
+
 def _force_cross_basis():
     """Rows k: B(e_k) flattened, for ``_force_cross_matrix`` (B is linear in f)."""
     basis = np.zeros((6, 6, 6))
@@ -134,11 +146,7 @@ def _force_cross_matrix(f):
 def _inertia_from_matrix(Y):
     """The Inertia ``(m, c, I)`` whose ``matrix()`` is the 6x6 ``Y`` ``(..., 6, 6)``:
     m = Y_LL[0, 0] ; m c = unskew(Y_AL) ; I = Y_AA + m [c]x [c]x  (c = 0 when m = 0)."""
-    m = Y[..., 0, 0]
-    mc = Y[..., (5, 3, 4), (1, 2, 0)]  # Y_AL = m [c]x: entries (2, 1), (0, 2), (1, 0)
-    c = mc / np.maximum(m, EPS)[..., None]
-    I = Y[..., ANGULAR, ANGULAR] + alpha_skew_square(m, c)
-    return Inertia.unchecked(m.copy(), c, 0.5 * (I + I.mT))
+    return Inertia.unchecked(*inertia_parts(Y))
 
 
 class _InertiasFromMatrices(MutableSequence):
@@ -461,8 +469,8 @@ def _gravity_derivative_forward_columns(model, T, C, data, Sc, fext, shape, P):
     dAdq_i. Returns J, dAdq column first; ``P = (Y, of)`` rows."""
     Y, OF = P
     X, Xf = _action_matrices(data.oMi.rotation, data.oMi.translation)
-    # oYcrb_i = oinertias_i = oMi Y_i   (X* Y X*^T)
-    np.matmul(Xf @ expand(T.inertia_matrix, len(shape)), Xf.mT, out=Y)
+    # oYcrb_i = oinertias_i = oMi Y_i
+    Y[...] = world_inertia_matrices(T.tree, data.oMi.rotation, data.oMi.translation, len(shape))
     # of_i = oYcrb_i (-gravity)   (- oMi fext_i)
     minus_gravity = data.oa_gf.vector[0]
     OF[1:] = matvec(Y[1:], minus_gravity)
@@ -628,8 +636,8 @@ def _rnea_derivatives_forward_columns(model, T, C, data, Sc, fext, shape, P):
     OV[1:] = mv(X[1:], data.v.vector[1:])
     OA[1:] = mv(X[1:], data.a.vector[1:])
     OA_GF[1:] = OA[1:] - model.gravity.vector
-    # oYcrb_i = oinertias_i = oMi Y_i   (X* Y X*^T)
-    np.matmul(Xf @ expand(T.inertia_matrix, len(shape)), Xf.mT, out=Y)
+    # oYcrb_i = oinertias_i = oMi Y_i
+    Y[...] = world_inertia_matrices(T.tree, data.oMi.rotation, data.oMi.translation, len(shape))
     # oh_i = oYcrb_i ov_i ;  of_i = oYcrb_i oa_gf_i + ov_i x* oh_i   (- oMi fext_i)
     OH[1:] = mv(Y[1:], OV[1:])
     OF[1:] = mv(Y[1:], OA_GF[1:]) + mv(crf(OV[1:]), OH[1:])

@@ -39,6 +39,45 @@ def dual_action(H):
     return _blocks(R, np.zeros_like(R), skew(p) @ R, R)
 
 
+def rotated_inertia(R, I):
+    """Pinocchio's ``Symmetric3::rotate``: ``R I R^T`` for an orthonormal R, and for any other
+    R (a quaternion a little off unit length) what its formula gives, here in matrix form.
+    With L = the first two columns of ``I - I_zz Id``, its third row doubled, G = R L R[:, :2]^T
+    and u = R (-I_yz, I_xz, 0): below the diagonal G + [u]x, on it
+    (tr I - 2 I_zz - G_11 - G_22, G_11 + I_zz, G_22 + I_zz); symmetric."""
+    zz = I[..., 2, 2]
+    L = I[..., :, :2] - zz[..., None, None] * np.eye(3)[:, :2]
+    L = L * np.array([1.0, 1.0, 2.0])[:, None]
+    G = R @ L @ np.swapaxes(R[..., :, :2], -1, -2)
+    u = mv(R, np.stack([-I[..., 2, 1], I[..., 2, 0], np.zeros_like(zz)], -1))
+    lower = np.tril(G + skew(u), -1)
+    diag = np.stack([np.trace(I, axis1=-2, axis2=-1) - 2 * zz - G[..., 1, 1] - G[..., 2, 2],
+                     G[..., 1, 1] + zz, G[..., 2, 2] + zz], -1)
+    return lower + np.swapaxes(lower, -1, -2) + diag[..., None] * np.eye(3)
+
+
+def inertia_parts(Y):
+    """(m, c, I) of the inertia whose 6x6 matrix is Y (..., 6, 6): m = Y_LL[0, 0],
+    m [c]x = Y_AL, I = Y_AA + m [c]x [c]x (c = 0 where m = 0)."""
+    m = Y[..., 0, 0]
+    mc = np.stack([Y[..., 5, 1], Y[..., 3, 2], Y[..., 4, 0]], -1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c = np.where(m[..., None] > 0, mc / m[..., None], 0.0)
+    return m, c, Y[..., ANGULAR, ANGULAR] + m[..., None, None] * (skew(c) @ skew(c))
+
+
+def inertia_action(H, m, c, I):
+    """The 6x6 matrix of Pinocchio's ``M.act(Y)`` for the placement H (..., 4, 4) and the
+    inertia (m, c, I): mass m, lever c' = R c + p, rotational inertia ``rotated_inertia(R, I)``,
+    ``[[m Id, -m [c']x], [m [c']x, I' - m [c']x [c']x]]``. It is ``X* Y X*^T`` (X* the force
+    action of H) only when R is orthonormal."""
+    R, p = H[..., :3, :3], H[..., :3, 3]
+    m = np.asarray(m, dtype=float)[..., None, None]
+    cx = skew(mv(R, c) + p)
+    I = rotated_inertia(R, I) - m * (cx @ cx)
+    return _blocks(np.broadcast_to(m * np.eye(3), cx.shape), -m * cx, m * cx, I)
+
+
 def motion_cross(v):
     """v x . on motions (crm): [[w x, vlin x], [0, w x]]."""
     w, lin = skew(v[..., ANGULAR]), skew(v[..., LINEAR])
@@ -198,10 +237,9 @@ def crba_reference(ref, model, P):
         ref.put(st, i, "Fcrb", i, P["Fcrb", i])
         ref.put(st, i, "M", None, M, "rebuilt: pin's M minus diag(armature)")
         if p > 0:
-            X = dual_action(P["liMi", i])
-            Yacc[p] = Yacc[p] + X @ P["Ycrb", i] @ np.swapaxes(X, -1, -2)
+            Yacc[p] = Yacc[p] + inertia_action(P["liMi", i], *inertia_parts(P["Ycrb", i]))
             ref.put(st, i, "Ycrb", p, Yacc[p], "rebuilt: Y_p + sum over the children done so "
-                    "far of X* Ycrb_c X*^T (pin's liMi, Ycrb)")
+                    "far of liMi Ycrb_c (pin's liMi, Ycrb)")
             ref.put(st, i, "Fcrb", p, P["Fcrb", p])
     ref.put(S.CRBA_ARMATURE, None, "M", None, np.where(written, P["M", None], 0.0),
             "rebuilt: pin's M on the block rows the core routine writes, 0 elsewhere")
@@ -241,7 +279,7 @@ def aba_world_reference(ref, model, P, tau, fext):
         ref.put(st, i, "oa_gf", i, bias[i], "rebuilt: oa_gf_i - oa_gf_parent - J_i ddq_i (pin's "
                 "oa_gf, J, ddq: pass 3 undone)")
         X = dual_action(P["oMi", i])
-        Yw = X @ model.Ymatrix[i] @ np.swapaxes(X, -1, -2)
+        Yw = inertia_action(P["oMi", i], *model.inertias[i])
         ref.put(st, i, "oinertias", i, Yw, "rebuilt: oMi Y_i (pin's oMi, model.inertias[i])")
         ref.put(st, i, "oYaba", i, P["oYcrb", i], "pin: oYcrb[i], the body's inertia")
         pA[i] = mv(force_cross(P["ov", i]), P["oh", i])
@@ -307,8 +345,7 @@ def crba_world_reference(ref, model, P):
         for name in ("liMi", "oMi"):
             ref.put(st, i, name, i, P[name, i])
         ref.put(st, i, "J", None, P["J", None])
-        X = dual_action(P["oMi", i])
-        Yacc[i] = X @ model.Ymatrix[i] @ np.swapaxes(X, -1, -2)
+        Yacc[i] = inertia_action(P["oMi", i], *model.inertias[i])
         ref.put(st, i, "oYcrb", i, Yacc[i], "rebuilt: oMi Y_i (pin's oMi, model.inertias[i])")
     diag = np.arange(nv)
     M = P["M", None].copy()
@@ -334,7 +371,8 @@ def crba_world_reference(ref, model, P):
 
 class ModelInfo:
     """What the reference needs of the model, read from the pin Model: parents, index ranges,
-    nvSubtree, the 6x6 inertia matrices (pin's ``Inertia.matrix()``) and the armature."""
+    nvSubtree, the inertias (m, c, I) and their 6x6 matrices (pin's ``Inertia.matrix()``) and
+    the armature."""
 
     def __init__(self, pin_model, nv_subtree):
         self.njoints, self.nv = pin_model.njoints, pin_model.nv
@@ -344,5 +382,7 @@ class ModelInfo:
         self.v_slices = [slice(s, s + n) for s, n in zip(self.idx_vs, self.nvs)]
         self.nvSubtree = list(nv_subtree)
         self.Ymatrix = [np.array(Y.matrix()) for Y in pin_model.inertias]
+        self.inertias = [(float(Y.mass), np.array(Y.lever, dtype=float),
+                          np.array(Y.inertia, dtype=float)) for Y in pin_model.inertias]
         self.armature = np.array(pin_model.armature, dtype=float)
         self.gravity = np.array(pin_model.gravity.vector, dtype=float)

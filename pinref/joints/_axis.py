@@ -320,7 +320,7 @@ class AxisBlock:
             arm = arm.reshape(arm.shape + (1,) * (I.ndim - 3))
         # StU_i = Ia_i[k_i, k_i] + armature_i
         StU = I[self.diagonal] + arm
-        if not np.minimum.reduce(StU, None) > 0:          # (NaN fails too)
+        if not np.minimum.reduce(StU, None, initial=np.inf) > 0:   # (NaN fails too)
             for j, jmodel in enumerate(self.jmodels):
                 jmodel.calc_aba(jmodel.createData(), armature[jmodel.v_slice], I[j].copy(), False)
         # U_i = Ia_i S_i = sign_i Ia_i[:, k_i]
@@ -456,8 +456,9 @@ class UnalignedJointModel(JointModel):
             warnings.warn(
                 f"{self.classname()}: axis {self._axis.tolist()} has length {norm:.6g}; it is kept "
                 "as given, as Pinocchio keeps it, so the joint's M is no rotation and Pinocchio's "
-                "crba disagrees with its own rnea on this model (errors.AxisWarning). Pass a "
-                "unit axis, or (x, y, z) to normalise it.", AxisWarning, stacklevel=3)
+                "crba (which pinref reproduces) disagrees with its own rnea on this model "
+                "(errors.AxisWarning). Pass a unit axis, or (x, y, z) to normalise it.",
+                AxisWarning, stacklevel=3)
         self._axis_col = read_only(self._axis[:, None])
         self._axis_row = read_only(self._axis[None, :])
         self._set_axis(self._axis)

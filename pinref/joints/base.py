@@ -201,7 +201,7 @@ class JointModel:
             raise self._not_pd(StU) from None
         # A NaN anywhere in the lower triangle reaches L's last diagonal entry (and a NaN
         # minimum compares False).
-        if not np.minimum.reduce(L[..., -1, -1], None) > 0:
+        if not np.minimum.reduce(L[..., -1, -1], None, initial=np.inf) > 0:
             raise self._not_pd(StU)
         Linv = np.linalg.inv(L)
         return Linv.mT @ Linv
@@ -210,7 +210,7 @@ class JointModel:
         """``Dinv = 1 / StU`` for 1-dof joints (StU ``(..., 1, 1)``), as Pinocchio does instead of
         a Cholesky; raises NotPositiveDefiniteError when StU <= 0 or StU is NaN (a NaN
         minimum compares False)."""
-        if not np.minimum.reduce(StU, None) > 0:
+        if not np.minimum.reduce(StU, None, initial=np.inf) > 0:
             raise self._not_pd(StU)
         return 1.0 / StU
 

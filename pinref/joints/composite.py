@@ -184,6 +184,15 @@ class JointModelComposite(JointModel):
         """Number of joints in the composite."""
         return len(self.joints)
 
+    def refuse_if_empty(self, where):
+        """Raise ModelError naming ``where`` when the composite holds no joint: it has no
+        configuration, no data to create (Pinocchio crashes on it), and an added copy can no
+        longer be filled."""
+        if not self.joints:
+            raise ModelError(
+                f"{where}: the JointModelComposite holds no joint; add its joints first, e.g. "
+                "JointModelComposite(pinref.JointModelRX()).addJoint(pinref.JointModelRY(), M)")
+
     def addJoint(self, joint_model, joint_placement=None):
         """Append a copy of ``joint_model`` at ``joint_placement`` (its origin in the frame of
         the previous joint; identity by default); nq and nv grow by the joint's. Returns the
@@ -192,6 +201,8 @@ class JointModelComposite(JointModel):
             raise ArgumentTypeError(
                 f"JointModelComposite.addJoint: joint_model must be a pinref joint model such "
                 f"as pinref.JointModelRX(), not {type_name(joint_model)}")
+        if isinstance(joint_model, JointModelComposite):
+            joint_model.refuse_if_empty("JointModelComposite.addJoint: joint_model")
         placement = SE3.Identity() if joint_placement is None else joint_placement
         if not isinstance(placement, SE3) or placement.shape != ():
             raise ArgumentTypeError(

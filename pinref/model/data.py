@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 
 from ..errors import NonFiniteResultWarning, NotComputedError, UnsupportedError
-from ..spatial import SE3, Force, Inertia
+from ..spatial import SE3, Force, Inertia, Motion
 from .containers import StdVec_Vector3
 from .model import Model, same_fields
 from .stacks import (ForceStack, InertiaMatrixStack, JointRows, MatrixStack, MotionStack,
@@ -199,31 +199,45 @@ class Data:
         """Record that the public algorithm ``call`` wrote the Data fields named ``caches``
         (listed in the order the call computes them), and warn if they are not finite.
 
-        The inputs were checked finite, so NaN or infinity here is an overflow (v = 1e200):
+        The inputs were checked finite, so NaN or infinity here is an overflow (v = 1e200), or
+        a division by a subtree mass of 0 (the centre of mass of massless bodies, 0/0):
         Pinocchio returns it silently; pinref warns (NonFiniteResultWarning) naming the first
-        cache, in computation order, that is not finite. Cheap: one ``np.isfinite`` per array
-        cache written (or, when there is none, over the last cache); the search runs only on
-        failure. The sum of those arrays is finite when each entry is (NaN and infinity
-        propagate), so one ``sum`` per array decides in the common case; an overflow of the sum
-        itself falls back to the entry-wise check.
+        cache, in computation order, that is not finite, and the cause. Cheap: one
+        ``np.isfinite`` per array or spatial-vector cache written (or, when there is none, over
+        the last cache); the search runs only on failure. The sum of those arrays is finite
+        when each entry is (NaN and infinity propagate), so one ``sum`` per array decides in
+        the common case; an overflow of the sum itself falls back to the entry-wise check.
         """
         written = self.written
         for cache in caches:
             written.pop(cache, None)            # (the order of the last writes: computeMinverse)
             written[cache] = call
         values = [getattr(self, c) for c in caches]
-        arrays = [x for x in values if isinstance(x, (np.ndarray, Stack))] or values[-1:]
+        arrays = [x.vector if isinstance(x, (Force, Motion)) else x for x in values
+                  if isinstance(x, (np.ndarray, Stack, Force, Motion))] or values[-1:]
         if _sum_is_finite(arrays) or all(map(_all_finite, arrays)):
             return
         for cache in caches:
             where = _first_non_finite(getattr(self, cache))
             if where is not None:
-                warnings.warn(
-                    f"{call}: data.{cache}{where} is not finite although every input was: an "
-                    "overflow (inputs of size ~1e150 and more square past the largest float); "
-                    "Pinocchio returns such NaN/inf silently. Scale the inputs down.",
-                    NonFiniteResultWarning, stacklevel=3)
+                warnings.warn(f"{call}: data.{cache}{where} is not finite although every input "
+                              f"was: {self._non_finite_cause(caches)}", NonFiniteResultWarning,
+                              stacklevel=3)
                 return
+
+    def _non_finite_cause(self, caches):
+        """Why a call that wrote ``caches`` gave NaN or inf from finite input: the subtree
+        mass it divided by is 0 (when it wrote data.mass, or data.Ig, the total mass, and one
+        is), else an overflow."""
+        masses = self.mass if "mass" in caches else [self.Ig.mass] if "Ig" in caches else []
+        for k, m in enumerate(masses):
+            if np.any(np.asarray(m) == 0):
+                what = "the model's total mass" if k == 0 else f"the mass of joint {k}'s subtree"
+                return (f"data.mass[{k}], {what}, is 0, and the centre of mass divides by it "
+                        "(0/0); Pinocchio returns the same NaN silently. Give those bodies a "
+                        "mass (model.inertias).")
+        return ("an overflow (inputs of size ~1e150 and more square past the largest float); "
+                "Pinocchio returns such NaN/inf silently. Scale the inputs down.")
 
     def require(self, where, cache, first):
         """Raise NotComputedError unless some call wrote ``data.<cache>`` in this Data.

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..errors import ArgumentTypeError, ModelError, ShapeError, UnsupportedError
 from ..joints.base import JointModel
+from ..joints.composite import JointModelComposite
 from ..joints.liegroup import UNIT_NORM_TOLERANCE
 from ..spatial import SE3, Inertia, Motion
 from ..spatial._kernels import as_array, type_name, unit_norm_error
@@ -221,6 +222,8 @@ class Model:
             raise UnsupportedError(
                 f"addJoint({joint_name!r}): {type_name(joint_model)} is not a pinref joint "
                 "model (mimic joints are not supported)")
+        if isinstance(joint_model, JointModelComposite):
+            joint_model.refuse_if_empty(f"addJoint({joint_name!r})")
         if not 0 <= int(parent_id) < self.njoints:
             raise ModelError(f"addJoint({joint_name!r}): parent id {parent_id} is not a joint of "
                              f"this model (0 .. {self.njoints - 1})")

@@ -95,8 +95,9 @@ def _check_model(model, name, where):
 
 def _check_geometry_model(geometry_model, name, where):
     if not isinstance(geometry_model, GeometryModel):
-        raise ArgumentTypeError(f"{where}: {name} must be a pinref GeometryModel, got "
-                                f"{type(geometry_model).__name__}")
+        raise ArgumentTypeError(f"{where}: {name} must be a pinref GeometryModel (or a list "
+                                f"of them), got {K.type_name(geometry_model)}; load the "
+                                "geometry with pinref (pinref.buildGeomFromUrdf)")
 
 
 def _joints_to_lock(model, joints):
@@ -276,8 +277,8 @@ def buildReducedModel(model, *args, **kwargs):
     names = ("list_of_joints_to_lock", "reference_configuration")
     geometry_keys = {"geom_model", "list_of_geom_models"}
     if len(args) + len(kwargs) == 3 and args and not geometry_keys & kwargs.keys():
-        kwargs["geom_model" if isinstance(args[0], GeometryModel)
-               else "list_of_geom_models"] = args[0]
+        kwargs["list_of_geom_models" if isinstance(args[0], (list, tuple))
+               else "geom_model"] = args[0]
         args = args[1:]
     bind_positional(where, names, args, kwargs)
     unknown = set(kwargs) - {*names, *geometry_keys}
@@ -293,7 +294,11 @@ def buildReducedModel(model, *args, **kwargs):
     if "geom_model" in kwargs:
         _check_geometry_model(kwargs["geom_model"], "geom_model", where)
     if "list_of_geom_models" in kwargs:
-        geometry_models = list(kwargs["list_of_geom_models"])
+        geometry_models = kwargs["list_of_geom_models"]
+        if not isinstance(geometry_models, (list, tuple)):
+            raise ArgumentTypeError(f"{where}: list_of_geom_models must be a list of pinref "
+                                    f"GeometryModel, got {K.type_name(geometry_models)}")
+        geometry_models = list(geometry_models)
         for n, geometry_model in enumerate(geometry_models):
             _check_geometry_model(geometry_model, f"list_of_geom_models[{n}]", where)
     locked = _joints_to_lock(model, kwargs["list_of_joints_to_lock"])

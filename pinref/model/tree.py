@@ -14,8 +14,8 @@ Children add into their parent in Pinocchio's order, the decreasing joint index:
 level split it so that round r holds the r-th child (by decreasing index) of every parent, and no
 parent appears twice in a round.
 
-The model's constants in row order (``inertia_matrix``, the joint placements) are built here
-once and checked at each call (armature and gravity are read at each call): ``tree(model)``
+The model's constants in row order (``inertia_matrix``, ``inertia_parts``, the placements) are
+built here once and checked at each call (armature and gravity are read at each call): ``tree(model)``
 rebuilds them when a joint, an inertia or a placement of the model was replaced, when an
 attribute of one was set (``model.inertias[2].mass = 5``), or when one of their arrays was
 edited in place (``model.jointPlacements[2].translation[0] = 0.1``, which Pinocchio's Python
@@ -251,6 +251,9 @@ class Tree:
         self._bind_sources(model)
         # constants, row order
         self.inertia_matrix = np.stack([model.inertias[i].matrix() for i in self.order])
+        self.inertia_parts = (np.array([model.inertias[i].mass for i in self.order]),
+                              np.stack([model.inertias[i].lever for i in self.order]),
+                              np.stack([model.inertias[i].inertia for i in self.order]))
         self.placement_rotation = np.stack([model.jointPlacements[i].rotation for i in self.order])
         self.placement_translation = np.stack([model.jointPlacements[i].translation
                                                for i in self.order])

@@ -539,6 +539,31 @@ def symmetric_rotate(I, R):
     return np.stack((s0, s1, s3, s1, s2, s4, s3, s4, s5), axis=-1).reshape(s0.shape + (3, 3))
 
 
+def act_inertia(R, p, m, c, I):
+    """``M.act(Y)`` for M = (R, p) and Y = (m, c, I), as ``Inertia::se3Action`` computes it:
+    (m, R c + p, ``Symmetric3::rotate(I, R)``). Every algorithm that moves a body inertia to
+    the world frame goes through here, so that an R off orthonormal (the rotation of a
+    quaternion accepted as unit up to its tolerance) gives what Pinocchio gives: the 6x6 product
+    ``X* Y X*^T`` would not (its linear block is m R R^T, not m I3)."""
+    return m, p + matvec(R, c), symmetric_rotate(I, R)
+
+
+def act_inertia_matrix(R, p, m, c, I):
+    """The 6x6 ``matrix()`` of ``act_inertia(R, p, m, c, I)``, shapes broadcast."""
+    return inertia_matrix(*act_inertia(R, p, m, c, I))
+
+
+def inertia_parts(Y):
+    """``(m, c, I)`` of the inertia whose ``matrix()`` is ``Y (..., 6, 6)`` (a composite held
+    as a sum of matrices): m = Y_LL[0, 0] ; m c = unskew(Y_AL) ; I = Y_AA + m [c]x [c]x,
+    symmetrised (c = 0 when m = 0)."""
+    m = Y[..., 0, 0]
+    mc = Y[..., (5, 3, 4), (1, 2, 0)]  # Y_AL = m [c]x: entries (2, 1), (0, 2), (1, 0)
+    c = mc / np.maximum(m, EPS)[..., None]
+    I = Y[..., ANGULAR, ANGULAR] + alpha_skew_square(m, c)
+    return m.copy(), c, 0.5 * (I + mT(I))
+
+
 def inertia_add(m1, c1, I1, m2, c2, I2):
     """``Ya + Yb`` (``Inertia::__plus__``), guarded against zero total mass.
 

@@ -205,8 +205,7 @@ class SE3(K.PinCopies):
         if isinstance(x, SE3):
             return self * x
         if isinstance(x, Inertia):
-            return Inertia.unchecked(x.mass.copy(), p + K.matvec(R, x.lever),
-                                 K.symmetric_rotate(x.inertia, R))
+            return Inertia.unchecked(*K.act_inertia(R, p, x.mass.copy(), x.lever, x.inertia))
         point = _point(x, "SE3.act(point)")
         return K.matvec(R, point) + p
 
