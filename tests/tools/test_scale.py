@@ -7,6 +7,8 @@ pin's own Data; what cannot fit is refused before anything is allocated.
 """
 
 import resource
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -16,7 +18,13 @@ import pytest
 import pinref
 from pinref.checking.drills import aba_without_Ia_c
 from pinref.compare import compare
-from pinref.compare.diff import CONDITIONING_FACTOR, STATES_BYTES_LIMIT
+from pinref.compare.diff import (
+    CONDITIONING_FACTOR,
+    MEMORY_LIMIT,
+    STATES_BYTES_LIMIT,
+    memory_estimate,
+    pin_data_bytes,
+)
 from pinref.errors import ArgumentTypeError, ArgumentValueError, ModelError, ShapeError
 from pinref.model.states import random_states
 from pinref.tracing import steps as S
@@ -167,6 +175,66 @@ def test_too_many_states_are_refused_before_anything_is_allocated():
         compare("tutorial", q[None], np.zeros((3000, 1, 8)), tau=np.zeros((1, 3000, 8)))
     assert time.perf_counter() - t0 < 5
     assert 100000 * 8 * (35 + 3 * 34 + 6 * 30) < STATES_BYTES_LIMIT   # 100,000 humanoid fit
+
+
+def chain_urdf(path, n):
+    """A URDF of n revolute joints in a chain (axes x, y, z in turn), each body off its axis."""
+    links = ['<link name="l0"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" '
+             'ixy="0" ixz="0" iyz="0"/></inertial></link>']
+    for i in range(1, n + 1):
+        links.append(f'<link name="l{i}"><inertial><origin xyz="0 0 0.05"/><mass value="1"/>'
+                     '<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/>'
+                     f'</inertial></link><joint name="j{i}" type="revolute"><parent '
+                     f'link="l{i - 1}"/><child link="l{i}"/><origin xyz="0 0 0.1"/><axis '
+                     f'xyz="{" ".join("1" if k == i % 3 else "0" for k in range(3))}"/><limit '
+                     'lower="-3" upper="3" effort="10" velocity="10"/></joint>')
+    path.write_text(f'<robot name="chain{n}">' + "".join(links) + "</robot>")
+    return str(path)
+
+
+def test_a_model_whose_pin_data_cannot_fit_is_refused_naming_the_size(tmp_path):
+    """Issue 25 item 3: a 400-joint chain peaked at 4.1 GB for one state, since every pin Data
+    holds four nv x nv x nv tensors (2.05 GB at nv 400) and createData built it twice. Now it is
+    refused before anything is allocated, with the estimate and its parts; exit 2."""
+    from pinref.cli import main
+
+    path = chain_urdf(tmp_path / "chain400.urdf", 400)
+    assert pin_data_bytes(400, 401) > 32 * 400 ** 3
+    t0 = time.perf_counter()
+    with pytest.raises(ShapeError, match=r"1 state\(s\) of a model with nv 400 and 401 joints "
+                       r"need an estimated 2\.\d\d GB per process .*pin Data 2\.\d+ GB.*"
+                       r"more than the 1\.5 GB.*nv <= 3\d\d"):
+        compare(path, states=1, algorithm="rnea")
+    assert main(["diff", "--model", path, "--states", "1", "--algorithm", "rnea"]) == 2
+    assert time.perf_counter() - t0 < 10
+
+
+def test_too_many_states_for_the_memory_bound_name_how_many_fit():
+    model = pinref.buildSampleModelHumanoid()
+    n = 950_000
+    assert n * 8 * (model.nq + 3 * model.nv) < STATES_BYTES_LIMIT
+    assert memory_estimate(model, n)["total"] > MEMORY_LIMIT
+    assert memory_estimate(model, 870_000)["total"] <= MEMORY_LIMIT    # docs/tools.md
+    with pytest.raises(ShapeError, match=r"states: 950000 state\(s\).*compare at most \d+ "
+                       "states per run"):
+        compare(model, states=n)
+
+
+@pytest.mark.slow
+def test_the_largest_accepted_chain_stays_within_the_memory_bound(tmp_path):
+    """A 320-joint chain, 5 states, in a process of its own: its peak RSS is below the
+    estimate, which is below MEMORY_LIMIT (before: 3.2 GB, two pin Data at once)."""
+    path = chain_urdf(tmp_path / "chain320.urdf", 320)
+    estimate = memory_estimate(pinref.buildModelFromUrdf(path), 5)["total"]
+    assert estimate <= MEMORY_LIMIT
+    run = subprocess.run([sys.executable, "-c", "import resource, sys; from pinref.cli import "
+                          "main; rc = main(sys.argv[1:]); print(resource.getrusage("
+                          "resource.RUSAGE_SELF).ru_maxrss); sys.exit(rc)", "diff", "--model",
+                          path, "--states", "5", "--algorithm", "rnea"],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    peak = int(run.stdout.split()[-1]) * 1024
+    assert peak <= estimate, (peak, estimate)
 
 
 T = "tutorial"
