@@ -8,11 +8,12 @@ docs/quirks.md: ABA reads ``oMi`` without writing it, RNEA never writes ``f[0]``
 
 import copy
 import math
+import threading
 import warnings
 
 import numpy as np
 
-from ..errors import NonFiniteResultWarning, NotComputedError, UnsupportedError
+from ..errors import DataInUseError, NonFiniteResultWarning, NotComputedError, UnsupportedError
 from ..spatial import SE3, Force, Inertia
 from .containers import StdVec_Vector3
 from .model import Model, same_fields
@@ -228,6 +229,33 @@ class Data:
             raise NotComputedError(
                 f"{where}: data.{cache} was never computed in this Data (it still holds its "
                 f"initial value); call {first} first")
+
+
+_IN_CALL = {}
+"""``id(data) -> (thread, call)``: the outermost public call using each Data, while it runs."""
+
+
+def claim(data, call):
+    """Mark ``data`` as used by ``call`` (a ``steps.Call``: its ``algorithm`` names it) in this
+    thread; a call nested in it (same thread) passes. Raise DataInUseError when another thread's
+    call holds it. One atomic ``dict.setdefault``, so two threads cannot both claim a Data.
+    What is no Data is left to the call's own checks."""
+    if not isinstance(data, Data):
+        return
+    me = threading.get_ident()
+    thread, owner = _IN_CALL.setdefault(id(data), (me, call))
+    if thread != me:
+        raise DataInUseError(
+            f"{call.algorithm}: this Data is in use by {owner.algorithm} in another thread; a "
+            "Data belongs to one call at a time, as in Pinocchio: give each thread its own "
+            "Data (model.createData())")
+
+
+def release(data, call):
+    """End ``call``'s use of ``data`` (``claim``); a nested call leaves the claim to its
+    outermost one."""
+    if _IN_CALL.get(id(data), (None, None))[1] is call:
+        del _IN_CALL[id(data)]
 
 
 def _sum_is_finite(values):
