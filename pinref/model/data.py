@@ -156,6 +156,7 @@ class Data:
         # --- which call last wrote each cache (pinref only; read by the query functions) -----
         self.written = {}                  # cache name -> name of the call, last written last
         self.batch_shape = ()                             # batch shape of the last call
+        self.reset_by = None            # (old, new) batch shapes of the call that last reset it
         self.model_structure = model.structure()          # what check_model compares
 
     def conform(self, model, shape):
@@ -173,7 +174,9 @@ class Data:
         except ValueError:
             fits = False
         if not fits:
+            old = self.batch_shape
             self.__init__(model)
+            self.reset_by = (old, shape)
         self.batch_shape = shape
 
     def __eq__(self, other):
@@ -221,14 +224,24 @@ class Data:
                 return
 
     def require(self, where, cache, first):
-        """Raise NotComputedError unless some call wrote ``data.<cache>`` in this Data.
+        """Raise NotComputedError unless some call wrote ``data.<cache>`` in this Data (since
+        the last reset by a call with a batch shape that the one before does not broadcast to:
+        the message says which).
 
         ``first`` names the call to make first; Pinocchio would read the initial zeros instead.
         """
-        if cache not in self.written:
+        if cache in self.written:
+            return
+        if self.reset_by is None:
             raise NotComputedError(
                 f"{where}: data.{cache} was never computed in this Data (it still holds its "
                 f"initial value); call {first} first")
+        old, new = self.reset_by
+        raise NotComputedError(
+            f"{where}: data.{cache} holds its initial value again: a call on a batch of shape "
+            f"{new} reset this Data, since the batch shape {old} of the call before does not "
+            f"broadcast to it (docs/quirks.md); call {first} again on this batch shape, or "
+            "keep one Data per batch shape")
 
 
 _IN_CALL = {}

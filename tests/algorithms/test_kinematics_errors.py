@@ -293,3 +293,20 @@ def test_invalid_kinematic_level_argument_position_and_precision():
         pinref.isNormalized(MODEL, q, -1.0)
     with pytest.raises(TypeError, match="computeKineticEnergy takes"):
         pinref.computeKineticEnergy(MODEL, data, q)
+
+
+def test_a_cache_reset_by_a_call_on_another_batch_shape_says_so():
+    """Issue 25 item 14: after a call whose batch shape the one before does not broadcast to,
+    the Data starts afresh; the error says that call reset it, not 'never computed'."""
+    q2, v2, _ = _state((2,))
+    q3, _, _ = _state((3,))
+    data = MODEL.createData()
+    pinref.forwardKinematics(MODEL, data, q2, v2)
+    pinref.computeKineticEnergy(MODEL, data)
+    pinref.crba(MODEL, data, q3)
+    with pytest.raises(errors.NotComputedError,
+                       match=r"computeKineticEnergy: data.v holds its initial value again: a "
+                             r"call on a batch of shape \(3,\) reset this Data, since the batch "
+                             r"shape \(2,\) of the call before does not broadcast to it.*"
+                             "forwardKinematics.*again on this batch shape"):
+        pinref.computeKineticEnergy(MODEL, data)
