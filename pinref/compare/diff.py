@@ -27,6 +27,7 @@ from ..errors import (
     ShapeError,
 )
 from ..model.loading import load_model, with_free_flyer
+from ..model.model import model_label
 from ..model.states import random_states
 from ..tracing import trace
 from . import reference as R
@@ -223,15 +224,12 @@ def _models(model, free_flyer, pin):
     else:
         rmodel = load_model(model, bool(free_flyer))
         pmodel = to_pinocchio(rmodel)
+    path = os.fspath(model) if isinstance(model, (str, os.PathLike)) else None
     if rmodel.nv == 0:
-        raise ModelError(f"model {rmodel.name or model!r} has no joint with a degree of "
+        raise ModelError(f"{model_label(rmodel.name or path)} has no joint with a degree of "
                          "freedom (nv = 0): there is nothing to compare; give a model with "
                          "joints, or --free-flyer for a single body")
-    if isinstance(model, (str, os.PathLike)):
-        label = os.fspath(model)
-    else:
-        label = rmodel.name or type(model).__name__
-    return rmodel, pmodel, label
+    return rmodel, pmodel, path or rmodel.name or type(model).__name__
 
 
 def _algorithms(algorithm):
