@@ -203,7 +203,8 @@ class Data:
         cache written (or, when there is none, over the last cache); the search runs only on
         failure. The sum of those arrays is finite when each entry is (NaN and infinity
         propagate), so one ``sum`` per array decides in the common case; an overflow of the sum
-        itself falls back to the entry-wise check.
+        itself falls back to the entry-wise check. NumPy's own warnings are silenced here, so
+        that an overflow gives this one warning.
         """
         written = self.written
         for cache in caches:
@@ -211,8 +212,9 @@ class Data:
             written[cache] = call
         values = [getattr(self, c) for c in caches]
         arrays = [x for x in values if isinstance(x, (np.ndarray, Stack))] or values[-1:]
-        if _sum_is_finite(arrays) or all(map(_all_finite, arrays)):
-            return
+        with np.errstate(over="ignore", invalid="ignore"):
+            if _sum_is_finite(arrays) or all(map(_all_finite, arrays)):
+                return
         for cache in caches:
             where = _first_non_finite(getattr(self, cache))
             if where is not None:
