@@ -46,7 +46,7 @@ _VECTORS = ("tau", "nle", "g", "ddq", "u", "M")   # caches over nv: a row belong
 # c = CONDITIONING_FACTOR, eps the float64 machine epsilon, amplification the state's
 # (``aba_amplification``). These caches of ABA are computed through the inverse D^-1 of a
 # joint-space block (or from what is): their rounding is amplified, the others' is not.
-CONDITIONING_FACTOR = 16.0
+CONDITIONING_FACTOR = 8.0
 _CONDITIONED = {"aba": ("Yaba", "joints.U", "joints.Dinv", "joints.UDinv", "joints.StU", "u",
                         "f", "a", "a_gf", "ddq"),
                 "aba WORLD": ("oYaba", "joints.U", "joints.Dinv", "joints.UDinv", "joints.StU",
@@ -501,24 +501,43 @@ def _call_args(alg, inputs):
                                               else {})
 
 
-def aba_amplification(model, P, articulated="Yaba"):
+def aba_amplification(model, P, world=False):
     """How much ABA's rounding can grow in each state, from pin's end state (B,).
 
-    Each backward step of ABA inverts the joint block D_i = S_i^T Ia_i S_i + armature_i and
-    subtracts U_i D_i^-1 U_i^T from the articulated inertia it hands to the parent; where D_i
-    is small against Ia_i that subtraction cancels and the inverse magnifies rounding, by about
-    the pivot ratio ``max|Yaba_i| * max|Dinv_i|`` (>= 1 for a unit S). The amplification is the
-    product over a branch of the ratios of its joints (errors pass on from child to parent and
-    back down in pass 3), taken as the largest such product over the leaves, and at least 1.
+    A running error bound of the backward pass. D_i = S_i^T Ia_i S_i is a sum whose terms are
+    as large as ``T_i``, the entry-wise magnitudes of what went into Ia_i: the body's inertia
+    ``|Y_i|`` plus, per child c, ``|X_c| (T_c + |U_c Dinv_c U_c^T|) |X_c|^T`` (X_c the force
+    action of liMi_c; in the WORLD convention no transport). Rounding leaves D_i off by about
+    eps times those terms, a relative error of ``e_i = max_j (Dinv_i)_jj (S_i^T T_i S_i)_jj``
+    (>= 1; large where D_i comes out of cancellation, a light body far from heavy ones), and
+    D_i^-1 passes it on to everything computed through it. Errors add along a branch (pass 3
+    carries each joint's into its subtree): the amplification is the largest sum of e_i from
+    the root to a joint, and at least 1. docs/tools.md gives its calibration against the
+    errors seen on the tests' robots.
     """
     B = P["joints.Dinv", 1].shape[0]
-    ratio = {0: np.ones(B)}
-    best = np.ones(B)
+    terms, e = {}, {}
+    for i in reversed(range(1, model.njoints)):
+        if world:
+            Y, S = P["oYcrb", i], P["J", None][..., model.v_slices[i]]
+        else:
+            Y, S = model.Ymatrix[i], P["joints.S", i]
+        T = terms.pop(i, 0.0) + np.abs(Y)
+        S, U = np.abs(S).reshape(B, 6, -1), P["joints.U", i].reshape(B, 6, -1)
+        Dinv = P["joints.Dinv", i].reshape(B, U.shape[-1], U.shape[-1])
+        e[i] = (np.diagonal(Dinv, axis1=-2, axis2=-1)
+                * np.diagonal(np.swapaxes(S, -1, -2) @ T @ S, axis1=-2, axis2=-1)).max(axis=-1)
+        p = model.parents[i]
+        if p > 0:
+            T = T + np.abs(U @ Dinv @ np.swapaxes(U, -1, -2))
+            if not world:
+                X = np.abs(R.dual_action(P["liMi", i]))
+                T = X @ T @ np.swapaxes(X, -1, -2)
+            terms[p] = terms.get(p, 0.0) + T
+    total, best = {0: np.zeros(B)}, np.ones(B)
     for i in range(1, model.njoints):
-        pivot = (np.abs(P[articulated, i]).reshape(B, -1).max(axis=1)
-                 * np.abs(P["joints.Dinv", i]).reshape(B, -1).max(axis=1))
-        ratio[i] = ratio[model.parents[i]] * np.maximum(1.0, pivot)
-        best = np.maximum(best, ratio[i])
+        total[i] = total[model.parents[i]] + e[i]
+        best = np.maximum(best, total[i])
     return best
 
 
@@ -583,7 +602,7 @@ def _compare_chunk(alg, ctx, start, stop):
             nvi = rmodel.nvs[i]
             mine = np.broadcast_to(rdata.joints[i].StU, (n, nvi, nvi))
             pairs["joints.StU", i] = (mine, StU, source)
-    amplification = (aba_amplification(info, P.arrays, "oYaba" if world else "Yaba")
+    amplification = (aba_amplification(info, P.arrays, world)
                      if alg == "aba" else None)
     chunk = _Chunk(_name(alg, world), start, ctx.batch, rmodel, tolerance, amplification)
     chunk.end_state(pairs)
