@@ -112,7 +112,8 @@ def check_data(model, data=NO_DATA):
         raise DataModelMismatchError(
             f"data: this Data was created for another model (njoints {njoints}, nq {nq}, nv "
             f"{nv}, or other parents, joint types or joint axes) than "
-            f"{model_label(model.name)} (njoints {model.njoints}, nq {model.nq}, nv {model.nv}); create its Data with "
+            f"{model_label(model.name)} (njoints {model.njoints}, nq {model.nq}, nv "
+            f"{model.nv}); create its Data with "
             "model.createData()")
 
 

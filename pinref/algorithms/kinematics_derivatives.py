@@ -227,7 +227,8 @@ def getJointVelocityDerivatives(model, data, joint_id, reference_frame):
     ``pinocchio::getJointVelocityDerivatives`` (kinematics-derivatives.hxx, 3.8.0; the
     binding returns the tuple); see the module docstring.
     """
-    return joint_velocity_derivatives(model, data, joint_id, reference_frame, "getJointVelocityDerivatives")
+    return joint_velocity_derivatives(model, data, joint_id, reference_frame,
+                                      "getJointVelocityDerivatives")
 
 
 def joint_velocity_derivatives(model, data, joint_id, reference_frame, where):
@@ -275,7 +276,8 @@ def getJointAccelerationDerivatives(model, data, joint_id, reference_frame):
     ``pinocchio::getJointAccelerationDerivatives`` (kinematics-derivatives.hxx, 3.8.0); see the
     module docstring, which also says where a root joint's columns leave a term out.
     """
-    return joint_acceleration_derivatives(model, data, joint_id, reference_frame, "getJointAccelerationDerivatives")
+    return joint_acceleration_derivatives(model, data, joint_id, reference_frame,
+                                          "getJointAccelerationDerivatives")
 
 
 def joint_acceleration_derivatives(model, data, joint_id, reference_frame, where):

@@ -332,9 +332,11 @@ def test_messages_name_the_call_the_frame_type_the_model_and_the_size():
     unnamed.name = ""
     with pytest.raises(errors.DataModelMismatchError, match=r"than the unnamed model \(njoints"):
         pinref.crba(unnamed, data, pinref.neutral(unnamed))
-    with pytest.raises(errors.ShapeError, match=r"^q: expected trailing shape \(9,\) \(model\.nq\)"):
+    with pytest.raises(errors.ShapeError,
+                       match=r"^q: expected trailing shape \(9,\) \(model\.nq\)"):
         pinref.rnea(MODEL, data, np.zeros(3), np.zeros(8), np.zeros(8))
-    with pytest.raises(errors.ShapeError, match=r"^v: expected trailing shape \(8,\) \(model\.nv\)"):
+    with pytest.raises(errors.ShapeError,
+                       match=r"^v: expected trailing shape \(8,\) \(model\.nv\)"):
         pinref.rnea(MODEL, data, _state()[0], np.zeros(3), np.zeros(8))
 
 
