@@ -8,6 +8,7 @@ Every error is a :class:`PinrefError` and also the builtin a caller would catch:
   :class:`BatchIndexError`, :class:`ContainerIndexError` -> ``IndexError``
 - :class:`DataModelMismatchError` -> ``ValueError`` and ``RuntimeError`` (Pinocchio's type)
 - :class:`NotComputedError` -> ``RuntimeError`` (a cache read before the call that writes it)
+- :class:`DataInUseError` -> ``RuntimeError`` (a Data used by two threads' calls at once)
 - :class:`UnsupportedError` -> ``NotImplementedError`` (mimic joints in ABA, WORLD convention, ...)
 - :class:`NotPositiveDefiniteError` -> ``ArithmeticError`` (a joint-space inertia block
   ``S^T Ia S + armature`` that cannot be inverted)
@@ -81,6 +82,11 @@ class URDFError(PinrefError, ValueError):
 
 class NotComputedError(PinrefError, RuntimeError):
     """A Data cache was read before the call that writes it."""
+
+
+class DataInUseError(PinrefError, RuntimeError):
+    """A Data entered by a call while another thread's call is still using it: a Data belongs to
+    one call at a time, as in Pinocchio (give each thread its own ``model.createData()``)."""
 
 
 class UnsupportedError(PinrefError, NotImplementedError):

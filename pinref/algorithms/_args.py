@@ -10,7 +10,7 @@ from ..errors import (ArgumentTypeError, DataModelMismatchError, ModelError, Non
 from ..joints.liegroup import ArgumentPosition  # noqa: F401  (re-exported: ARG0, ARG1)
 from ..model.frame import pin_printed
 from ..model.data import Data
-from ..model.model import Model, real_array
+from ..model.model import Model, model_label, real_array
 from ..spatial import Force
 from ..spatial._kernels import all_finite, as_array, batch_shape
 
@@ -112,8 +112,8 @@ def check_data(model, data=NO_DATA):
         raise DataModelMismatchError(
             f"data: this Data was created for another model (njoints {njoints}, nq {nq}, nv "
             f"{nv}, or other parents, joint types or joint axes) than "
-            f"{model.name or 'this model'!r} "
-            f"(njoints {model.njoints}, nq {model.nq}, nv {model.nv}); create its Data with "
+            f"{model_label(model.name)} (njoints {model.njoints}, nq {model.nq}, nv "
+            f"{model.nv}); create its Data with "
             "model.createData()")
 
 

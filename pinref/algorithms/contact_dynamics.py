@@ -158,7 +158,8 @@ def _forward_dynamics(model, data, tau, J, gamma, mu, where):
     """The overload after computeAllTerms (contact-dynamics.hxx's first forwardDynamics)."""
     tau = model.check_vector(tau, f"{where}: tau", model.nv)
     J = _jacobian(model, J, where)
-    gamma = model.check_vector(gamma, f"{where}: constraint_drift", J.shape[-2])
+    gamma = model.check_vector(gamma, f"{where}: constraint_drift", J.shape[-2],
+                               "the rows of the constraint Jacobian")
     shape = _batch(where, data.batch_shape, data.M.shape[:-2], data.nle.shape[:-1],
                    tau.shape[:-1], J.shape[:-2], gamma.shape[:-1])
     data.conform(model, shape)

@@ -237,12 +237,17 @@ def getVelocity(model, data, joint_id, reference_frame=ReferenceFrame.LOCAL):
     axes). Reads ``v`` (and ``oMi``): call ``forwardKinematics(model, data, q, v)`` first.
     Mirrors ``pinocchio::getVelocity`` (kinematics.hxx).
     """
+    return _joint_quantity(model, data, joint_id, reference_frame, "getVelocity", "v")
+
+
+def _joint_quantity(model, data, joint_id, reference_frame, where, cache):
+    """``data.v[i]`` or ``data.a[i]`` (``cache``) in ``reference_frame``, checked, with
+    ``where`` naming the public call in the messages."""
     check_data(model, data)
-    where = "getVelocity"
     i = check_joint_id(model, joint_id, where)
     rf = check_reference_frame(reference_frame, where)
-    _require_motion(data, where, "v", rf)
-    return _joint_motion(data, i, data.v[i], rf)
+    _require_motion(data, where, cache, rf)
+    return _joint_motion(data, i, getattr(data, cache)[i], rf)
 
 
 def getAcceleration(model, data, joint_id, reference_frame=ReferenceFrame.LOCAL):
@@ -250,12 +255,7 @@ def getAcceleration(model, data, joint_id, reference_frame=ReferenceFrame.LOCAL)
     ``getVelocity`` with ``data.a``. Needs ``forwardKinematics(model, data, q, v, a)`` first.
     Mirrors ``pinocchio::getAcceleration`` (kinematics.hxx).
     """
-    check_data(model, data)
-    where = "getAcceleration"
-    i = check_joint_id(model, joint_id, where)
-    rf = check_reference_frame(reference_frame, where)
-    _require_motion(data, where, "a", rf)
-    return _joint_motion(data, i, data.a[i], rf)
+    return _joint_quantity(model, data, joint_id, reference_frame, "getAcceleration", "a")
 
 
 def getClassicalAcceleration(model, data, joint_id, reference_frame=ReferenceFrame.LOCAL):
@@ -263,9 +263,9 @@ def getClassicalAcceleration(model, data, joint_id, reference_frame=ReferenceFra
     ``linear += omega x v`` (both from ``reference_frame``). Mirrors
     ``pinocchio::getClassicalAcceleration`` (kinematics.hxx).
     """
-    check_data(model, data)
-    vel = getVelocity(model, data, joint_id, reference_frame)
-    acc = getAcceleration(model, data, joint_id, reference_frame)
+    where = "getClassicalAcceleration"
+    vel = _joint_quantity(model, data, joint_id, reference_frame, where, "v")
+    acc = _joint_quantity(model, data, joint_id, reference_frame, where, "a")
     return _classical(vel, acc)
 
 

@@ -25,10 +25,7 @@ from ..spatial._kernels import ANGULAR, LINEAR, act_inv_motion, cross, matvec, m
 from ._args import ReferenceFrame, check_data
 from .frames import _frame_target, check_data_frames
 from .jacobian import support_columns
-from .kinematics_derivatives import (
-    getJointAccelerationDerivatives,
-    getJointVelocityDerivatives,
-)
+from .kinematics_derivatives import joint_acceleration_derivatives, joint_velocity_derivatives
 
 
 def _to_frame(model, data, f, i, placement, rf, matrices):
@@ -83,8 +80,9 @@ def getFrameVelocityDerivatives(model, data, *args, **kwargs):
     frame_id form writes ``oMf[frame_id]``. Mirrors ``pinocchio::getFrameVelocityDerivatives``
     (frames-derivatives.hxx/.hpp, 3.8.0); see the module docstring.
     """
-    f, i, placement, rf = _frame_call(model, data, "getFrameVelocityDerivatives", args, kwargs)
-    matrices = getJointVelocityDerivatives(model, data, i, rf)
+    where = "getFrameVelocityDerivatives"
+    f, i, placement, rf = _frame_call(model, data, where, args, kwargs)
+    matrices = joint_velocity_derivatives(model, data, i, rf, where)
     return _to_frame(model, data, f, i, placement, rf, matrices)
 
 
@@ -104,9 +102,9 @@ def getFrameAccelerationDerivatives(model, data, *args, **kwargs):
     ``computeForwardKinematicsDerivatives`` first; the frame_id form writes ``oMf[frame_id]``.
     Mirrors ``pinocchio::getFrameAccelerationDerivatives`` (frames-derivatives.hxx/.hpp, 3.8.0).
     """
-    f, i, placement, rf = _frame_call(model, data, "getFrameAccelerationDerivatives", args,
-                                      kwargs)
-    matrices = getJointAccelerationDerivatives(model, data, i, rf)
+    where = "getFrameAccelerationDerivatives"
+    f, i, placement, rf = _frame_call(model, data, where, args, kwargs)
+    matrices = joint_acceleration_derivatives(model, data, i, rf, where)
     return _to_frame(model, data, f, i, placement, rf, matrices)
 
 

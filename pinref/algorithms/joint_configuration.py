@@ -141,7 +141,7 @@ def normalize(model, q):
     q : (..., model.nq), need not be normalized. Mirrors ``pinocchio::normalize`` as Pinocchio's
     Python API exposes it (a new array; q is left unchanged).
     """
-    q = model.check_vector(q, "normalize: q", model.nq)
+    q = model.check_vector(q, "normalize: q", model.nq, "model.nq")
     out = q.copy()
     for jmodel in _joints(model):
         # q_out[q_i] = normalize_i(q[q_i])
@@ -155,7 +155,7 @@ def isNormalized(model, q, prec=1e-12):
     A bool for one configuration, a bool array of the batch shape for several. Mirrors
     ``pinocchio::isNormalized`` (default prec 1e-12, as Pinocchio).
     """
-    q = model.check_vector(q, "isNormalized: q", model.nq)
+    q = model.check_vector(q, "isNormalized: q", model.nq, "model.nq")
     if not prec >= 0:
         raise ModelError(f"isNormalized: prec must be a number >= 0, got {prec!r}")
     result = np.full(q.shape[:-1], True)

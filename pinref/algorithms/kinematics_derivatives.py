@@ -227,7 +227,13 @@ def getJointVelocityDerivatives(model, data, joint_id, reference_frame):
     ``pinocchio::getJointVelocityDerivatives`` (kinematics-derivatives.hxx, 3.8.0; the
     binding returns the tuple); see the module docstring.
     """
-    where = "getJointVelocityDerivatives"
+    return joint_velocity_derivatives(model, data, joint_id, reference_frame,
+                                      "getJointVelocityDerivatives")
+
+
+def joint_velocity_derivatives(model, data, joint_id, reference_frame, where):
+    """``getJointVelocityDerivatives``; ``where`` names the public call in the messages (the
+    frame version's name when it calls this)."""
     i, rf = _joint_target(model, data, joint_id, reference_frame, where, ("J", "ov"))
     S = _Support(model, i)
     oMlast = data.oMi[i]
@@ -270,7 +276,13 @@ def getJointAccelerationDerivatives(model, data, joint_id, reference_frame):
     ``pinocchio::getJointAccelerationDerivatives`` (kinematics-derivatives.hxx, 3.8.0); see the
     module docstring, which also says where a root joint's columns leave a term out.
     """
-    where = "getJointAccelerationDerivatives"
+    return joint_acceleration_derivatives(model, data, joint_id, reference_frame,
+                                          "getJointAccelerationDerivatives")
+
+
+def joint_acceleration_derivatives(model, data, joint_id, reference_frame, where):
+    """``getJointAccelerationDerivatives``; ``where`` names the public call in the messages (the
+    frame version's name when it calls this)."""
     i, rf = _joint_target(model, data, joint_id, reference_frame, where,
                           ("J", "dJ", "ov", "oa", "v"))
     S = _Support(model, i)

@@ -200,21 +200,22 @@ def computeJointTorqueRegressor(model, data, q, v, a):
     """
     q, arrays, shape = state(model, q, data=data, v=v, a=a)
     v, a = arrays["v"], arrays["a"]
-    data.v[0] = Motion.Zero()
-    data.a_gf[0] = -model.gravity
-    Y = np.zeros(shape + (model.nv, 10 * (model.njoints - 1)))
-    for i in range(1, model.njoints):
-        _joint_torque_regressor_forward_step(model.joints[i], data.joints[i], model, data, q, v,
-                                             a)
-    for i in reversed(range(1, model.njoints)):
-        data.bodyRegressor = bodyRegressor(data.v[i], data.a_gf[i])
-        j = i
-        while j > 0:
-            _joint_torque_regressor_backward_step(model.joints[j], data.joints[j], model, data,
-                                                  Y, i)
-            j = model.parents[j]
-    data.bodyRegressor = writable(data.bodyRegressor, shape + (6, 10))
-    data.jointTorqueRegressor = Y
+    with np.errstate(over="ignore", invalid="ignore"):   # an overflow warns once: Data.mark
+        data.v[0] = Motion.Zero()
+        data.a_gf[0] = -model.gravity
+        Y = np.zeros(shape + (model.nv, 10 * (model.njoints - 1)))
+        for i in range(1, model.njoints):
+            _joint_torque_regressor_forward_step(model.joints[i], data.joints[i], model, data,
+                                                 q, v, a)
+        for i in reversed(range(1, model.njoints)):
+            data.bodyRegressor = bodyRegressor(data.v[i], data.a_gf[i])
+            j = i
+            while j > 0:
+                _joint_torque_regressor_backward_step(model.joints[j], data.joints[j], model,
+                                                      data, Y, i)
+                j = model.parents[j]
+        data.bodyRegressor = writable(data.bodyRegressor, shape + (6, 10))
+        data.jointTorqueRegressor = Y
     data.mark("computeJointTorqueRegressor", "liMi", "v", "a_gf", "bodyRegressor",
               "jointTorqueRegressor")
     return Y.copy()

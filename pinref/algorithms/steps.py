@@ -31,6 +31,8 @@ import contextlib
 import contextvars
 from dataclasses import dataclass
 
+from ..model.data import claim, release
+
 
 @dataclass(frozen=True)
 class Step:
@@ -181,11 +183,13 @@ class Call:
         self.shape = ()
 
     def __enter__(self):
+        claim(self.data, self)                  # DataInUseError while another thread uses it
         for hook in self.hooks:
             hook.enter(self.algorithm, self.model, self.data, self.inputs())
         return self
 
     def __exit__(self, *exc):
+        release(self.data, self)
         for hook in self.hooks:
             hook.leave(self.shape)
         return False

@@ -231,8 +231,8 @@ class PinBackend(Backend):
             pin.computeJointJacobians(pm, data, q[k])
             for t, (j, H) in enumerate(targets):
                 H = np.asarray(H)
-                out[k, t] = pin.getFrameJacobian(pm, data, j, self._se3(H[k] if H.ndim == 3
-                                                                         else H), rf)
+                J = pin.getFrameJacobian(pm, data, j, self._se3(H[k] if H.ndim == 3 else H), rf)
+                out[k, t] = np.reshape(J, (6, pm.nv))      # pin gives (6,) for nv = 1
         return out
 
     def kinetic_energy(self, q, v):

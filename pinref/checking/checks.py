@@ -64,7 +64,7 @@ JOINT_SIZES = {
 ROUNDTRIP_SCALE = 0.1   # manifold round trip along 0.1 v: rotations well inside (-pi, pi)
 BASE_STEP = 0.5         # the base moves 0.5 along each of its local axes
 PLANAR_RTOL = 1e-7      # see run_manifold_roundtrip
-GOOD_SHAPES = ("valley", "rounding")   # eps-sweep shapes of a correct derivative
+GOOD_SHAPES = ("valley", "rounding", "exact")   # eps-sweep shapes of a correct derivative
 COLUMN_DELTA = 1.0      # a[k] += 1 (tau is affine in a: any delta is exact up to rounding)
 
 

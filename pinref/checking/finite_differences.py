@@ -138,6 +138,7 @@ _VERDICTS = {
     "valley": "valley: the error falls, then rises (rounding takes over below the best eps)",
     "rounding": "rounding only: no truncation error (f is linear or quadratic in {wrt})",
     "flat": "flat: the error does not move with eps; the analytic derivative is not f's",
+    "exact": "exact: the differences equal the derivative at every eps (no error to show)",
     "other": "no clear shape: look at the worst entries",
 }
 
@@ -154,6 +155,8 @@ class FiniteDifferenceSweep:
       of a function linear or quadratic in the variable: no truncation error to trade off);
     - ``"flat"``: the error stays within a factor 10 of its minimum over the whole sweep, and
       that minimum is not small (above 1e-6): the analytic derivative is not f's derivative;
+    - ``"exact"``: the error is 0 at every eps (f constant or linear in the variable with
+      differences that round exactly, such as a body centred on its joint's axis);
     - ``"other"``: none of these.
 
     ``str(sweep)`` renders the table.
@@ -174,6 +177,8 @@ class FiniteDifferenceSweep:
     @property
     def shape(self):
         k, errs = self.best_index, [s.relative_error for s in self.steps]
+        if max(errs) == 0.0:
+            return "exact"
         if errs[k] > 1e-6 and max(errs) <= 10 * errs[k]:
             return "flat"
         if 0 < k < len(errs) - 1 and errs[0] > errs[k] and errs[-1] > errs[k]:

@@ -44,6 +44,7 @@ import numpy as np
 import pinref
 
 from ..errors import PinrefError
+from ..model.model import model_label
 from .backends import pin_version
 from .states import STATE_FIELDS, States, field_shapes
 
@@ -406,7 +407,7 @@ def check_arrays(arrays, model, path="snapshot"):
             raise SnapshotError(f"{path}: {name} has dtype {a.dtype}, expected float64")
         if a.shape != shapes[name]:
             raise SnapshotError(f"{path}: {name} has shape {a.shape}, expected {shapes[name]} "
-                                f"for model {model.name or '(unnamed)'!r} (nq {model.nq}, "
+                                f"for {model_label(model.name)} (nq {model.nq}, "
                                 f"nv {model.nv}, njoints {model.njoints})")
         if not np.all(np.isfinite(a)):
             raise SnapshotError(f"{path}: {name} holds NaN or infinity")

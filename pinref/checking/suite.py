@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..model.model import model_label
 from .backends import Backend, make_backend
 from .checks import CHECK_IDS, CheckResult, model_consistency, run_checks
 from .snapshots import (
@@ -104,7 +105,7 @@ class CheckReport:
 
     def to_text(self):
         m = self.model
-        lines = [f"pinref check: model {m['name']!r} (nq {m['nq']}, nv {m['nv']}, "
+        lines = [f"pinref check: {model_label(m['name'])} (nq {m['nq']}, nv {m['nv']}, "
                  f"{m['njoints'] - 1} joints), backend {self.backend['name']} "
                  f"{self.backend['version']}, {self.n_states} state"
                  f"{'s' if self.n_states != 1 else ''}"

@@ -12,7 +12,8 @@ algorithm and, where pinref leaves the tolerance, the first divergence in pass o
 ABA whose rounding is amplified by their conditioning are reported as agreeing within it, with
 the factor. Exit code 0 when everything agrees, 1 when something differs, 2 for bad usage,
 input or output (unknown model, unreadable or invalid URDF, pin not installed, states that do
-not fit the model or more than 1 GiB of them, stdout closed or full), 141 when the reader of
+not fit the model or more than 1 GiB of them, a run whose estimated memory passes 1.5 GB per
+process, stdout closed or full), 141 when the reader of
 stdout went away.
 """
 

@@ -27,6 +27,7 @@ from ..errors import (
     ShapeError,
 )
 from ..model.loading import load_model, with_free_flyer
+from ..model.model import model_label
 from ..model.states import random_states
 from ..tracing import trace
 from . import reference as R
@@ -34,7 +35,8 @@ from .bridge import import_pinocchio, is_pinocchio_model
 from .caches import FIELDS, WORLD_FIELDS, PinCaches, keys, pinref_caches
 from .report import AlgorithmDiff, CacheDiff, Conditioning, DiffReport, Divergence, Location
 
-__all__ = ["ALGORITHMS", "CONDITIONING_FACTOR", "STATES_BYTES_LIMIT", "TOLERANCE", "compare"]
+__all__ = ["ALGORITHMS", "CONDITIONING_FACTOR", "MEMORY_LIMIT", "STATES_BYTES_LIMIT", "TOLERANCE",
+           "compare", "memory_estimate"]
 
 ALGORITHMS = ("rnea", "crba", "aba")
 TOLERANCE = 1e-12
@@ -44,7 +46,7 @@ _VECTORS = ("tau", "nle", "g", "ddq", "u", "M")   # caches over nv: a row belong
 # c = CONDITIONING_FACTOR, eps the float64 machine epsilon, amplification the state's
 # (``aba_amplification``). These caches of ABA are computed through the inverse D^-1 of a
 # joint-space block (or from what is): their rounding is amplified, the others' is not.
-CONDITIONING_FACTOR = 16.0
+CONDITIONING_FACTOR = 8.0
 _CONDITIONED = {"aba": ("Yaba", "joints.U", "joints.Dinv", "joints.UDinv", "joints.StU", "u",
                         "f", "a", "a_gf", "ddq"),
                 "aba WORLD": ("oYaba", "joints.U", "joints.Dinv", "joints.UDinv", "joints.StU",
@@ -55,6 +57,13 @@ _EPS = float(np.finfo(float).eps)
 # at most this many bytes. The per-chunk work is bounded by CHUNK_BYTES per process.
 STATES_BYTES_LIMIT = 1 << 30
 CHUNK_BYTES = 256 << 20
+# A run's estimated peak memory per process (``memory_estimate``) is at most MEMORY_LIMIT, or
+# it is refused before anything is allocated: the interpreter with NumPy, pin and pinref loaded
+# (BASE_BYTES: about 90 MB measured, the rest a margin for the heap), the states, one chunk's
+# work and one pin Data, which grows as 32 nv^3 bytes (four nv x nv x nv second-order
+# derivative tensors: 2 GB at nv 400).
+MEMORY_LIMIT = 1_500_000_000
+BASE_BYTES = 256 << 20
 # Below this many states per algorithm the chunks run in this process (a worker costs a fork).
 PARALLEL_MIN_STATES = 2000
 
@@ -125,9 +134,10 @@ def compare(model, q=None, v=None, a=None, tau=None, *, fext=None, armature=None
         rmodel.armature = arm.copy()
         pmodel.armature = arm.copy()
     algorithms = _algorithms(algorithm)
-    inputs, batch, described = _states(rmodel, q, v, a, tau, fext, states, seed, algorithms)
-    n = int(np.prod(batch)) if batch else 1
     size = chunk_size or chunk_states(rmodel)
+    inputs, batch, described = _states(rmodel, q, v, a, tau, fext, states, seed, algorithms,
+                                       size)
+    n = int(np.prod(batch)) if batch else 1
     jobs = [(alg, start, min(start + size, n)) for alg in algorithms for start in range(0, n, size)]
     if workers is None:
         workers = _cores() if n >= PARALLEL_MIN_STATES else 1
@@ -214,15 +224,12 @@ def _models(model, free_flyer, pin):
     else:
         rmodel = load_model(model, bool(free_flyer))
         pmodel = to_pinocchio(rmodel)
+    path = os.fspath(model) if isinstance(model, (str, os.PathLike)) else None
     if rmodel.nv == 0:
-        raise ModelError(f"model {rmodel.name or model!r} has no joint with a degree of "
+        raise ModelError(f"{model_label(rmodel.name or path)} has no joint with a degree of "
                          "freedom (nv = 0): there is nothing to compare; give a model with "
                          "joints, or --free-flyer for a single body")
-    if isinstance(model, (str, os.PathLike)):
-        label = os.fspath(model)
-    else:
-        label = rmodel.name or type(model).__name__
-    return rmodel, pmodel, label
+    return rmodel, pmodel, path or rmodel.name or type(model).__name__
 
 
 def _algorithms(algorithm):
@@ -281,8 +288,34 @@ def _fext_array(fext, njoints):
     return _real(fext, "fext")
 
 
-def _check_states_bytes(model, n, fext):
-    per_state = 8 * (model.nq + 3 * model.nv + (6 * model.njoints if fext else 0))
+def _state_bytes(model, fext):
+    """The bytes of one state's q, v, a, tau (and fext)."""
+    return 8 * (model.nq + 3 * model.nv + (6 * model.njoints if fext else 0))
+
+
+def pin_data_bytes(nv, njoints):
+    """The bytes of one ``pinocchio.Data`` of a model of that size: its four nv x nv x nv tensors
+    (kinematic_hessians is 6 nv^2, d2tau_dqdq, d2tau_dvdv, d2tau_dqdv, d2tau_dadq nv^3 each),
+    its nv x nv matrices, its 6 x nv matrix per joint (Fcrb) and per-joint fields, rounded up
+    (measured: 36 MB at nv 100, 260 MB at nv 200)."""
+    return 8 * (4 * nv ** 3 + 24 * nv ** 2 + 24 * nv * njoints) + 8192 * njoints
+
+
+def memory_estimate(model, n, fext=False, chunk_size=None):
+    """Estimated peak bytes of one process comparing ``n`` states of ``model``, by part:
+    {"base", "states", "chunk", "pin Data", "total"} (see MEMORY_LIMIT)."""
+    size = min(n, chunk_size or chunk_states(model))
+    parts = {"base": BASE_BYTES, "states": n * _state_bytes(model, fext),
+             "chunk": size * _state_work(model),
+             "pin Data": pin_data_bytes(model.nv, model.njoints)}
+    parts["total"] = sum(parts.values())
+    return parts
+
+
+def _check_memory(model, n, fext, chunk_size):
+    """Refuse a run that cannot fit: more than STATES_BYTES_LIMIT of states, or an estimated
+    peak beyond MEMORY_LIMIT per process."""
+    per_state = _state_bytes(model, fext)
     if n * per_state > STATES_BYTES_LIMIT:
         most = STATES_BYTES_LIMIT // per_state
         raise ShapeError(f"states: {n} states of this model (nq {model.nq}, nv {model.nv}) "
@@ -290,15 +323,39 @@ def _check_states_bytes(model, n, fext):
                          f"{STATES_BYTES_LIMIT / 2**30:g} GiB a comparison holds; compare at "
                          f"most {most} states per run (several runs with other seeds cover "
                          "more)")
+    parts = memory_estimate(model, n, fext, chunk_size)
+    if parts["total"] <= MEMORY_LIMIT:
+        return
+    room = MEMORY_LIMIT - parts["base"] - parts["pin Data"] - parts["chunk"]
+    if room < per_state:
+        fix = (f"pin's Data alone grows as 32 nv^3 bytes: compare a model with fewer degrees "
+               f"of freedom (nv <= {_largest_nv(model, parts['chunk'])} at this many joints), "
+               "or its subtrees one at a time (pinref.buildReducedModel)")
+    else:
+        fix = f"compare at most {room // per_state} states per run (several runs with other seeds)"
+    used = ", ".join(f"{k} {x / 1e9:.3f} GB" for k, x in parts.items() if k != "total")
+    raise ShapeError(f"states: {n} state(s) of a model with nv {model.nv} and {model.njoints} "
+                     f"joints need an estimated {parts['total'] / 1e9:.2f} GB per process "
+                     f"({used}), more than the {MEMORY_LIMIT / 1e9:g} GB a comparison may use; "
+                     f"{fix}")
 
 
-def _states(model, q, v, a, tau, fext, states, seed, algorithms):
+def _largest_nv(model, chunk):
+    """The largest nv whose pin Data fits MEMORY_LIMIT with the base and ``chunk`` bytes of
+    work, at model's njoints."""
+    nv = model.nv
+    while nv > 1 and BASE_BYTES + chunk + pin_data_bytes(nv, model.njoints) > MEMORY_LIMIT:
+        nv -= 1
+    return nv
+
+
+def _states(model, q, v, a, tau, fext, states, seed, algorithms, chunk_size):
     """The inputs as arrays of one flat batch (n, ...): ({name: array}, batch, description).
     a or tau, when missing, is computed per chunk (``_chunk_inputs``)."""
     nq, nv, nj = model.nq, model.nv, model.njoints
     described = {}
     if q is None:
-        _check_states_bytes(model, states, fext is True)
+        _check_memory(model, states, fext is True, chunk_size)
         drawn = random_states(model, states, seed, fext is True)
         q, v, a, tau = drawn["q"], drawn["v"], drawn["a"], drawn["tau"]
         fext = drawn.get("fext", None if fext is True else fext)
@@ -331,7 +388,7 @@ def _states(model, q, v, a, tau, fext, states, seed, algorithms):
     n = int(np.prod(batch)) if batch else 1
     if n == 0:
         raise ShapeError(f"states: the batch shape {batch} holds no state; give at least one")
-    _check_states_bytes(model, n, "fext" in out)
+    _check_memory(model, n, "fext" in out, chunk_size)
     for name, x in out.items():
         if not np.all(np.isfinite(x)):
             raise NonFiniteError(f"{name}: holds NaN or infinity")
@@ -350,11 +407,15 @@ def _states(model, q, v, a, tau, fext, states, seed, algorithms):
     return out, batch, described
 
 
+def _state_work(model):
+    """An estimate of one state's working set in a chunk: the cache tables of pinref and pin,
+    the trace and the rebuilt reference, four cache tables."""
+    return 4 * 8 * sum(int(np.prod(tail)) for _, _, tail in keys(model, ycrb_matrix=True))
+
+
 def chunk_states(model):
-    """States per chunk: CHUNK_BYTES over an estimate of one state's working set (the cache
-    tables of pinref and pin, the trace and the rebuilt reference: four cache tables)."""
-    table = 8 * sum(int(np.prod(tail)) for _, _, tail in keys(model, ycrb_matrix=True))
-    return max(1, CHUNK_BYTES // (4 * table))
+    """States per chunk: CHUNK_BYTES over an estimate of one state's working set."""
+    return max(1, CHUNK_BYTES // _state_work(model))
 
 
 def _cores():
@@ -440,24 +501,43 @@ def _call_args(alg, inputs):
                                               else {})
 
 
-def aba_amplification(model, P, articulated="Yaba"):
+def aba_amplification(model, P, world=False):
     """How much ABA's rounding can grow in each state, from pin's end state (B,).
 
-    Each backward step of ABA inverts the joint block D_i = S_i^T Ia_i S_i + armature_i and
-    subtracts U_i D_i^-1 U_i^T from the articulated inertia it hands to the parent; where D_i
-    is small against Ia_i that subtraction cancels and the inverse magnifies rounding, by about
-    the pivot ratio ``max|Yaba_i| * max|Dinv_i|`` (>= 1 for a unit S). The amplification is the
-    product over a branch of the ratios of its joints (errors pass on from child to parent and
-    back down in pass 3), taken as the largest such product over the leaves, and at least 1.
+    A running error bound of the backward pass. D_i = S_i^T Ia_i S_i is a sum whose terms are
+    as large as ``T_i``, the entry-wise magnitudes of what went into Ia_i: the body's inertia
+    ``|Y_i|`` plus, per child c, ``|X_c| (T_c + |U_c Dinv_c U_c^T|) |X_c|^T`` (X_c the force
+    action of liMi_c; in the WORLD convention no transport). Rounding leaves D_i off by about
+    eps times those terms, a relative error of ``e_i = max_j (Dinv_i)_jj (S_i^T T_i S_i)_jj``
+    (>= 1; large where D_i comes out of cancellation, a light body far from heavy ones), and
+    D_i^-1 passes it on to everything computed through it. Errors add along a branch (pass 3
+    carries each joint's into its subtree): the amplification is the largest sum of e_i from
+    the root to a joint, and at least 1. docs/tools.md gives its calibration against the
+    errors seen on the tests' robots.
     """
     B = P["joints.Dinv", 1].shape[0]
-    ratio = {0: np.ones(B)}
-    best = np.ones(B)
+    terms, e = {}, {}
+    for i in reversed(range(1, model.njoints)):
+        if world:
+            Y, S = P["oYcrb", i], P["J", None][..., model.v_slices[i]]
+        else:
+            Y, S = model.Ymatrix[i], P["joints.S", i]
+        T = terms.pop(i, 0.0) + np.abs(Y)
+        S, U = np.abs(S).reshape(B, 6, -1), P["joints.U", i].reshape(B, 6, -1)
+        Dinv = P["joints.Dinv", i].reshape(B, U.shape[-1], U.shape[-1])
+        e[i] = (np.diagonal(Dinv, axis1=-2, axis2=-1)
+                * np.diagonal(np.swapaxes(S, -1, -2) @ T @ S, axis1=-2, axis2=-1)).max(axis=-1)
+        p = model.parents[i]
+        if p > 0:
+            T = T + np.abs(U @ Dinv @ np.swapaxes(U, -1, -2))
+            if not world:
+                X = np.abs(R.dual_action(P["liMi", i]))
+                T = X @ T @ np.swapaxes(X, -1, -2)
+            terms[p] = terms.get(p, 0.0) + T
+    total, best = {0: np.zeros(B)}, np.ones(B)
     for i in range(1, model.njoints):
-        pivot = (np.abs(P[articulated, i]).reshape(B, -1).max(axis=1)
-                 * np.abs(P["joints.Dinv", i]).reshape(B, -1).max(axis=1))
-        ratio[i] = ratio[model.parents[i]] * np.maximum(1.0, pivot)
-        best = np.maximum(best, ratio[i])
+        total[i] = total[model.parents[i]] + e[i]
+        best = np.maximum(best, total[i])
     return best
 
 
@@ -485,7 +565,9 @@ def _compare_chunk(alg, ctx, start, stop):
     fargs, fkw = _call_args(alg, flat)
     function = getattr(pin, alg)
     for k in range(n):
-        pdata = pmodel.createData()
+        # built in place (createData returns a copy: twice the peak), one at a time: a pin Data
+        # holds 32 nv^3 bytes (MEMORY_LIMIT)
+        pdata = pin.Data(pmodel)
         call = [x[k] for x in fargs]
         if fkw:
             call.append([pin.Force(w) for w in fkw["fext"][k]])
@@ -493,6 +575,7 @@ def _compare_chunk(alg, ctx, start, stop):
             call.append(pin.Convention.WORLD)
         function(pmodel, pdata, *call)
         P.store(k, pdata)
+        del pdata
     seconds["pin"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
@@ -519,7 +602,7 @@ def _compare_chunk(alg, ctx, start, stop):
             nvi = rmodel.nvs[i]
             mine = np.broadcast_to(rdata.joints[i].StU, (n, nvi, nvi))
             pairs["joints.StU", i] = (mine, StU, source)
-    amplification = (aba_amplification(info, P.arrays, "oYaba" if world else "Yaba")
+    amplification = (aba_amplification(info, P.arrays, world)
                      if alg == "aba" else None)
     chunk = _Chunk(_name(alg, world), start, ctx.batch, rmodel, tolerance, amplification)
     chunk.end_state(pairs)

@@ -116,8 +116,8 @@ class Divergence:
 class Conditioning:
     """The states of an algorithm that agree only within their conditioning.
 
-    Where a state's rounding is amplified (ABA on a badly conditioned state: the pivot ratios
-    of its joint blocks, ``pinref.compare.diff.aba_amplification``), its error is judged
+    Where a state's rounding is amplified (ABA on a badly conditioned state: a running error
+    bound of its joint blocks, ``pinref.compare.diff.aba_amplification``), its error is judged
     against ``bound = max(tolerance, factor * eps * amplification)`` instead of the tolerance.
     ``states`` counts them; ``state``, ``cache``, ``rel_error``, ``amplification`` and
     ``bound`` describe the one with the largest relative error.

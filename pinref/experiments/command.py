@@ -13,8 +13,10 @@ One state from --seed (q uniform in [-1, 1] per coordinate, v normal: the states
 diff). --plot FILE.png needs matplotlib (pip install 'pinref[plot]'); the path is checked before
 the run, and with --json the file is named in the JSON ("figure"). Exit codes: 0 done, 1 the
 energy run found computeKineticEnergy != 1/2 v^T M v at some instant (column T == vMv/2 says
-NO), 2 bad usage or input (a dt that is not finite and > 0 or makes the run diverge, a seed
-< 0, a figure path that cannot be written).
+NO), 2 bad usage or input (a dt that is not finite and > 0, makes the run diverge or is too
+small to move the state, a run whose histories would pass 1 GiB or whose estimated time
+passes an hour, a model without a degree of freedom, a seed < 0, a figure path that cannot be
+written).
 """
 
 import argparse

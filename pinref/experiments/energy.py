@@ -28,6 +28,7 @@ the integrator.
 
 import copy
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,6 +40,11 @@ from pinref.model.states import random_states
 from pinref.spatial import Force
 
 KINETIC_TOLERANCE = 1e-12
+# A run is refused before it starts when the histories of its runs (q, v, the energies and the
+# momentum at every instant) would take more than HISTORY_BYTES_LIMIT, or when its estimated
+# time (one step timed on this machine, times the steps of every run) passes TIME_LIMIT.
+HISTORY_BYTES_LIMIT = 1 << 30
+TIME_LIMIT = 3600.0
 
 
 class ExperimentError(PinrefError, ValueError):
@@ -240,6 +246,68 @@ def _is_int(x):
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
+def check_moving(model, where):
+    """ExperimentError for a model without a degree of freedom (a jointless URDF): nothing
+    moves, so there is no experiment to run."""
+    if model.nv == 0:
+        name = getattr(model, "name", "") or "the model"
+        raise ExperimentError(
+            f"{where}: {name!r} has no joint with a degree of freedom (nv = 0): nothing moves; "
+            "give a model with joints (a URDF with only fixed joints, or one link, has none)")
+
+
+def instant_bytes(model):
+    """The bytes one instant of a run keeps: q and v in the step's lists and in the final
+    arrays, the energies, the check and the momentum, with NumPy's and Python's headers."""
+    return 16 * (model.nq + model.nv + 9) + 512
+
+
+def _check_size(model, steps, refinements, dt):
+    """Refuse a run whose histories cannot fit HISTORY_BYTES_LIMIT."""
+    total = steps * (2 ** refinements - 1)
+    held = (total + refinements) * instant_bytes(model)
+    if held > HISTORY_BYTES_LIMIT:
+        most = (HISTORY_BYTES_LIMIT // instant_bytes(model) - refinements) // (2 ** refinements
+                                                                              - 1)
+        raise ExperimentError(
+            f"energy_drift: steps = {steps} at dt = {dt:g} and its {refinements - 1} "
+            f"refinements make {total} steps, whose histories take an estimated "
+            f"{held / 2**30:.3g} GiB, more than the {HISTORY_BYTES_LIMIT / 2**30:g} GiB an "
+            f"experiment may hold; give at most {max(1, most)} steps (--steps)")
+    return total
+
+
+def _first_step(model, q0, v0, dt, total):
+    """One step of the smallest ``dt``, timed (the faster of two): refuse a dt whose step leaves
+    q and v unchanged (below their rounding), or a run estimated to take more than TIME_LIMIT.
+    A step that is no longer finite is left to the run, which says where it diverged."""
+    data, tau = model.createData(), np.zeros(model.nv)
+    seconds = []
+    for _ in range(2):
+        t0 = time.perf_counter()
+        with np.errstate(over="ignore", invalid="ignore"):
+            _measure(model, data, q0, v0)
+            v = v0 + dt * pinref.aba(model, data, q0, v0, tau)
+            dq = dt * v
+        moving = not (np.isfinite(dq).all() and np.isfinite(v).all())
+        if not moving:
+            q = pinref.integrate(model, q0, dq)
+            moving = not (np.array_equal(v, v0)     # q0 as integrate rounds it:
+                          and np.array_equal(q, pinref.integrate(model, q0, 0 * dq)))
+        seconds.append(time.perf_counter() - t0)
+    if not moving:
+        raise ExperimentError(
+            f"energy_drift: a step of dt = {dt:g} leaves the state unchanged (dt ddq and dt v "
+            "are below the rounding of v and q): there is no drift to measure; give a larger "
+            "dt (--dt)")
+    estimate = min(seconds) * total
+    if estimate > TIME_LIMIT:
+        raise ExperimentError(
+            f"energy_drift: {total} steps take an estimated {estimate:.3g} s "
+            f"({min(seconds) * 1e3:.3g} ms per step measured), more than the {TIME_LIMIT:g} s "
+            "an experiment may run; give fewer steps (--steps)")
+
+
 def energy_drift(model, q0=None, v0=None, dt=1e-3, steps=500, gravity=True, refinements=3,
                  seed=0, model_name=None, progress=None):
     """Run the energy-drift experiment: ``refinements`` runs at dt, dt/2, dt/4, ... .
@@ -261,14 +329,18 @@ def energy_drift(model, q0=None, v0=None, dt=1e-3, steps=500, gravity=True, refi
     EnergyDrift, whose runs hold the arrays (EnergyRun).
 
     Raises ExperimentError for a dt that is not finite and > 0, steps < 1, refinements < 2, a
-    run that diverges (dt too large), or E_scale = 0 (no velocity and no gravity);
-    ArgumentValueError for a seed < 0.
+    model without a degree of freedom, histories beyond HISTORY_BYTES_LIMIT or an estimated
+    time beyond TIME_LIMIT (both before the run, naming the estimate), a dt whose step leaves
+    the state unchanged, a run that diverges (dt too large), or E_scale = 0 (no velocity and no
+    gravity); ArgumentValueError for a seed < 0.
     """
     if not (np.isfinite(dt) and dt > 0) or not _is_int(steps) or steps < 1 \
             or not _is_int(refinements) or refinements < 2:
         raise ExperimentError(
             f"energy_drift: needs a finite dt > 0 (--dt), an integer steps >= 1 (--steps) and "
             f"refinements >= 2, got dt={dt}, steps={steps}, refinements={refinements}")
+    check_moving(model, "energy_drift")
+    total = _check_size(model, steps, refinements, dt)
     if not gravity:
         model = copy.deepcopy(model)
         model.gravity = pinref.Motion.Zero()
@@ -282,6 +354,7 @@ def energy_drift(model, q0=None, v0=None, dt=1e-3, steps=500, gravity=True, refi
         raise ExperimentError(
             f"energy_drift: E_scale = {e_scale:g} (T(0) = 0 and no gravity: nothing moves, so "
             "there is no drift to measure); give a nonzero v0 or keep gravity")
+    _first_step(model, q0, np.asarray(v0, dtype=float), dt / 2 ** (refinements - 1), total)
     runs = []
     for k in range(refinements):
         h, n = dt / 2 ** k, steps * 2 ** k

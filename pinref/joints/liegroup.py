@@ -158,7 +158,8 @@ class _LieGroup:
             raise ShapeError(f"{name}: expected an array of trailing shape ({self.nq},), "
                              f"got {x!r}") from None
         if a.ndim < 1 or a.shape[-1] != self.nq:
-            raise ShapeError(f"{name}: expected trailing shape ({self.nq},), got shape {a.shape}")
+            raise ShapeError(f"{name}: expected trailing shape ({self.nq},) (the joint's nq), "
+                             f"got shape {a.shape}")
         return a
 
     def _arg(self, arg, op):

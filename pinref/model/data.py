@@ -8,11 +8,12 @@ docs/quirks.md: ABA reads ``oMi`` without writing it, RNEA never writes ``f[0]``
 
 import copy
 import math
+import threading
 import warnings
 
 import numpy as np
 
-from ..errors import NonFiniteResultWarning, NotComputedError, UnsupportedError
+from ..errors import DataInUseError, NonFiniteResultWarning, NotComputedError, UnsupportedError
 from ..spatial import SE3, Force, Inertia, Motion
 from .containers import StdVec_Vector3
 from .model import Model, same_fields
@@ -161,6 +162,7 @@ class Data:
         # --- which call last wrote each cache (pinref only; read by the query functions) -----
         self.written = {}                  # cache name -> name of the call, last written last
         self.batch_shape = ()                             # batch shape of the last call
+        self.reset_by = None            # (old, new) batch shapes of the call that last reset it
         self.model_structure = model.structure()          # what check_model compares
 
     def conform(self, model, shape):
@@ -178,7 +180,9 @@ class Data:
         except ValueError:
             fits = False
         if not fits:
+            old = self.batch_shape
             self.__init__(model)
+            self.reset_by = (old, shape)
         self.batch_shape = shape
 
     def __eq__(self, other):
@@ -207,6 +211,7 @@ class Data:
         the last cache); the search runs only on failure. The sum of those arrays is finite
         when each entry is (NaN and infinity propagate), so one ``sum`` per array decides in
         the common case; an overflow of the sum itself falls back to the entry-wise check.
+        NumPy's own warnings are silenced here, so that an overflow gives this one warning.
         """
         written = self.written
         for cache in caches:
@@ -215,8 +220,9 @@ class Data:
         values = [getattr(self, c) for c in caches]
         arrays = [x.vector if isinstance(x, (Force, Motion)) else x for x in values
                   if isinstance(x, (np.ndarray, Stack, Force, Motion))] or values[-1:]
-        if _sum_is_finite(arrays) or all(map(_all_finite, arrays)):
-            return
+        with np.errstate(over="ignore", invalid="ignore"):
+            if _sum_is_finite(arrays) or all(map(_all_finite, arrays)):
+                return
         for cache in caches:
             where = _first_non_finite(getattr(self, cache))
             if where is not None:
@@ -240,14 +246,51 @@ class Data:
                 "Pinocchio returns such NaN/inf silently. Scale the inputs down.")
 
     def require(self, where, cache, first):
-        """Raise NotComputedError unless some call wrote ``data.<cache>`` in this Data.
+        """Raise NotComputedError unless some call wrote ``data.<cache>`` in this Data (since
+        the last reset by a call with a batch shape that the one before does not broadcast to:
+        the message says which).
 
         ``first`` names the call to make first; Pinocchio would read the initial zeros instead.
         """
-        if cache not in self.written:
+        if cache in self.written:
+            return
+        if self.reset_by is None:
             raise NotComputedError(
                 f"{where}: data.{cache} was never computed in this Data (it still holds its "
                 f"initial value); call {first} first")
+        old, new = self.reset_by
+        raise NotComputedError(
+            f"{where}: data.{cache} holds its initial value again: a call on a batch of shape "
+            f"{new} reset this Data, since the batch shape {old} of the call before does not "
+            f"broadcast to it (docs/quirks.md); call {first} again on this batch shape, or "
+            "keep one Data per batch shape")
+
+
+_IN_CALL = {}
+"""``id(data) -> (thread, call)``: the outermost public call using each Data, while it runs."""
+
+
+def claim(data, call):
+    """Mark ``data`` as used by ``call`` (a ``steps.Call``: its ``algorithm`` names it) in this
+    thread; a call nested in it (same thread) passes. Raise DataInUseError when another thread's
+    call holds it. One atomic ``dict.setdefault``, so two threads cannot both claim a Data.
+    What is no Data is left to the call's own checks."""
+    if not isinstance(data, Data):
+        return
+    me = threading.get_ident()
+    thread, owner = _IN_CALL.setdefault(id(data), (me, call))
+    if thread != me:
+        raise DataInUseError(
+            f"{call.algorithm}: this Data is in use by {owner.algorithm} in another thread; a "
+            "Data belongs to one call at a time, as in Pinocchio: give each thread its own "
+            "Data (model.createData())")
+
+
+def release(data, call):
+    """End ``call``'s use of ``data`` (``claim``); a nested call leaves the claim to its
+    outermost one."""
+    if _IN_CALL.get(id(data), (None, None))[1] is call:
+        del _IN_CALL[id(data)]
 
 
 def _sum_is_finite(values):

@@ -10,7 +10,7 @@ import numpy as np
 from ..errors import ModelError
 from ..joints import JointModelFreeFlyer
 from ..spatial import SE3, Inertia
-from .model import Model
+from .model import Model, model_label
 from .sample_models import buildSampleModelHumanoid, buildSampleModelManipulator, buildTutorialModel
 from .urdf import buildModelFromUrdf
 
@@ -53,8 +53,8 @@ def with_free_flyer(model):
     ModelError when joint 1 already is a free-flyer attached to the universe.
     """
     if model.njoints > 1 and model.joints[1].shortname() == "JointModelFreeFlyer":
-        raise ModelError(f"model {model.name or '(unnamed)'!r} already has a free-flyer root "
-                         f"joint ({model.names[1]!r}); drop --free-flyer")
+        raise ModelError(f"{model_label(model.name)} already has a free-flyer root joint "
+                         f"({model.names[1]!r}); drop --free-flyer")
     if "root_joint" in model.names:
         raise ModelError("cannot add a free-flyer 'root_joint': the model has a joint of that "
                          "name")

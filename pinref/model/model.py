@@ -48,6 +48,11 @@ def bind_positional(where, names, args, kwargs):
     return kwargs
 
 
+def model_label(name):
+    """``model 'name'`` in a message, or ``the unnamed model`` when ``name`` is empty."""
+    return f"model {name!r}" if name else "the unnamed model"
+
+
 def real_array(x, name):
     """``x`` as a float64 array (no copy when it already is one).
 
@@ -343,7 +348,12 @@ class Model:
         ModelError for an unknown name (Pinocchio returns ``nframes``) or an ambiguous one."""
         ids = [k for k, f in enumerate(self.frames) if f.name == name and f.type & type]
         if not ids:
-            raise ModelError(f"no frame named {name!r} of type {FrameType(type)!r}")
+            types = [t.name for t in FrameType if t & type]
+            which = ("" if len(types) == len(FrameType) else
+                     f" of type {' | '.join(f'pinref.FrameType.{t}' for t in types)}")
+            others = sorted({f.type.name for f in self.frames if f.name == name})
+            raise ModelError(f"no frame named {name!r}{which}" + (
+                f" (the model has one of type {', '.join(others)})" if others else ""))
         if len(ids) > 1:
             raise ModelError(f"several frames match {name!r}; pass the FrameType")
         return ids[0]
@@ -391,9 +401,9 @@ class Model:
                     "are not numbered contiguously; add the joints depth-first (every joint "
                     "after its parent and before the next sibling subtree of an ancestor)")
 
-    def check_vector(self, x, name, size):
-        """``x`` as a float array of trailing size ``size``, finite (ShapeError, NonFiniteError,
-        ArgumentTypeError for complex numbers).
+    def check_vector(self, x, name, size, size_name="model.nv"):
+        """``x`` as a float array of trailing size ``size``, finite (ShapeError naming
+        ``size_name``, NonFiniteError, ArgumentTypeError for complex numbers).
 
         A 2-D ``(size, 1)`` array is one column vector, read as ``(size,)`` (Pinocchio's Eigen
         vectors take both); any other ``(..., size)`` is a batch (docs/algorithms.md, "Column
@@ -403,7 +413,10 @@ class Model:
         if a.shape == (size, 1):
             a = a[:, 0]
         if a.ndim == 0:
-            raise ShapeError(f"{name}: expected shape (..., {size}), got a scalar")
+            raise ShapeError(f"{name}: expected shape (..., {size}) ({size_name}), got a scalar")
+        if a.shape[-1] != size:
+            raise ShapeError(f"{name}: expected trailing shape ({size},) ({size_name}), got "
+                             f"shape {a.shape}")
         return as_array(a, name, (size,))
 
     def check_configuration(self, q, name="q"):
@@ -413,7 +426,7 @@ class Model:
         uses such q raw (non-orthonormal rotations flow into every cache); pinref refuses it
         and points to ``pinref.normalize``.
         """
-        q = self.check_vector(q, name, self.nq)
+        q = self.check_vector(q, name, self.nq, "model.nq")
         for jmodel, unit in _unit_parts(self):
             seg = q[..., jmodel.idx_q + unit.start:jmodel.idx_q + unit.stop]
             norm = np.sqrt((seg * seg).sum(-1))

@@ -106,6 +106,18 @@ def _looked_for(include):
     return " or ".join(f"{include}/{probe}" for probe, _ in LAYOUTS)
 
 
+def _read_header(path):
+    """The text of the header ``path``; HeadersNotFoundError when it is not UTF-8 (no
+    Pinocchio header, whose sources are ASCII)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise HeadersNotFoundError(
+            f"{path} is not UTF-8 text (byte {err.object[err.start:err.start + 1].hex()} at "
+            f"offset {err.start}): not a Pinocchio header; give --headers the include/pinocchio "
+            "directory of a Pinocchio install") from None
+
+
 def open_headers(include):
     """``Headers`` of the include/pinocchio directory ``include``, either layout; raises
     HeadersNotFoundError naming the files looked for when it is neither."""
@@ -114,7 +126,7 @@ def open_headers(include):
         if (include / probe).is_file():
             config = include / "config.hpp"
             found = re.search(r'define PINOCCHIO_VERSION "([^"]+)"',
-                              config.read_text()) if config.is_file() else None
+                              _read_header(config)) if config.is_file() else None
             return Headers(include, include / source, found.group(1) if found else None)
     raise HeadersNotFoundError(f"no Pinocchio headers in {include}: looked for "
                                f"{_looked_for(include)}")
@@ -297,7 +309,7 @@ def resolve(algorithm, headers=None, strict=False):
                                        f"{headers.version or '(version unknown)'}): give "
                                        "--headers the include/pinocchio directory of a "
                                        "Pinocchio install")
-        header_lines = header_path.read_text().splitlines()
+        header_lines = _read_header(header_path).splitlines()
         header = header_path.name
         scope_lines, scope_line = _scope_lines(header_lines, text(entry["scope"]), header)
         function = Place(entry["file"], fn_line, fn_line, entry["function"],

@@ -1,11 +1,16 @@
 """One Data reused across calls whose batch shapes differ: stale caches broadcast when they can
 (Pinocchio's call-history semantics), and Data starts afresh when they cannot."""
 
+import threading
+
 import numpy as np
 import pinocchio as pin
 import pytest
 
 import pinref
+import pinref.model.states
+from pinref.algorithms import steps as S
+from pinref.errors import DataInUseError
 from conftest import assert_close
 from models import build, random_states
 
@@ -86,3 +91,75 @@ def test_batches_that_do_not_broadcast_start_afresh(sequence):
             assert_close(got, call(pinref.Data(model), q, v, a), what=f"{name} {batch}")
         pinref.forwardKinematics(model, data, q, v, a)
         assert data.oMi[1].shape == batch
+
+
+# --- one Data, two threads (issue 25 item 13) --------------------------------------------------
+
+
+class _Pause(S.Hook):
+    """Holds the call it watches at its first step until the other thread has tried its call."""
+
+    def __init__(self, inside, tried):
+        super().__init__()
+        self.inside, self.tried = inside, tried
+
+    def done(self, step, joints):
+        if not self.inside.is_set():
+            self.inside.set()
+            assert self.tried.wait(10)
+
+
+@pytest.mark.parametrize("second", ["aba", "rnea", "crba"])
+def test_a_data_used_by_two_threads_at_once_is_refused_naming_it(second):
+    """A second thread's call on a Data that another thread's aba is still using raises
+    DataInUseError naming both calls (before: it ran, and one of them returned garbage or
+    NotPositiveDefiniteError 'check the masses'); the first call's result is the serial one."""
+    model = pinref.buildSampleModelHumanoid()
+    st = pinref.model.states.random_states(model, 4, 3)
+    data = model.createData()
+    inside, tried = threading.Event(), threading.Event()
+    errors, results = [], {}
+
+    def first():
+        with S.hooked(_Pause(inside, tried)):
+            results["first"] = pinref.aba(model, data, st["q"], st["v"], st["tau"]).copy()
+
+    def other():
+        assert inside.wait(10)
+        args = {"aba": (st["q"], st["v"], st["tau"]), "rnea": (st["q"], st["v"], st["a"]),
+                "crba": (st["q"],)}[second]
+        try:
+            getattr(pinref, second)(model, data, *args)
+        except DataInUseError as err:
+            errors.append(str(err))
+        finally:
+            tried.set()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=other)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert errors == [f"{second}: this Data is in use by aba in another thread; a Data belongs "
+                      "to one call at a time, as in Pinocchio: give each thread its own Data "
+                      "(model.createData())"]
+    serial = pinref.aba(model, model.createData(), st["q"], st["v"], st["tau"])
+    np.testing.assert_array_equal(results["first"], serial)
+    pinref.aba(model, data, st["q"], st["v"], st["tau"])      # free again once the call ended
+
+
+def test_a_call_nested_in_another_on_the_same_data_and_thread_is_not_refused():
+    model = pinref.buildSampleModelHumanoid()
+    st = pinref.model.states.random_states(model, 2, 1)
+    data = model.createData()
+    inner = []
+
+    class Nested(S.Hook):
+        def done(self, step, joints):
+            if not inner:
+                inner.append(step)
+                pinref.rnea(model, data, st["q"], st["v"], st["a"])
+
+    with S.hooked(Nested()):
+        pinref.crba(model, data, st["q"])
+    assert len(inner) == 1

@@ -293,3 +293,60 @@ def test_invalid_kinematic_level_argument_position_and_precision():
         pinref.isNormalized(MODEL, q, -1.0)
     with pytest.raises(TypeError, match="computeKineticEnergy takes"):
         pinref.computeKineticEnergy(MODEL, data, q)
+
+
+def test_a_cache_reset_by_a_call_on_another_batch_shape_says_so():
+    """Issue 25 item 14: after a call whose batch shape the one before does not broadcast to,
+    the Data starts afresh; the error says that call reset it, not 'never computed'."""
+    q2, v2, _ = _state((2,))
+    q3, _, _ = _state((3,))
+    data = MODEL.createData()
+    pinref.forwardKinematics(MODEL, data, q2, v2)
+    pinref.computeKineticEnergy(MODEL, data)
+    pinref.crba(MODEL, data, q3)
+    with pytest.raises(errors.NotComputedError,
+                       match=r"computeKineticEnergy: data.v holds its initial value again: a "
+                             r"call on a batch of shape \(3,\) reset this Data, since the batch "
+                             r"shape \(2,\) of the call before does not broadcast to it.*"
+                             "forwardKinematics.*again on this batch shape"):
+        pinref.computeKineticEnergy(MODEL, data)
+
+
+def test_messages_name_the_call_the_frame_type_the_model_and_the_size():
+    """Issue 25 item 15: each message names what the user called and gave."""
+    data = MODEL.createData()
+    with pytest.raises(errors.NotComputedError, match=r"^getClassicalAcceleration: data\.v"):
+        pinref.getClassicalAcceleration(MODEL, data, 1)
+    with pytest.raises(errors.NotComputedError, match=r"^getFrameAccelerationDerivatives: "):
+        pinref.getFrameAccelerationDerivatives(MODEL, data, 1, pinref.LOCAL)
+    with pytest.raises(errors.NotComputedError, match=r"^getFrameVelocityDerivatives: "):
+        pinref.getFrameVelocityDerivatives(MODEL, data, 1, pinref.LOCAL)
+    with pytest.raises(errors.ModelError, match=r"^no frame named 'nope'$"):
+        MODEL.getFrameId("nope")
+    body = next(f.name for f in MODEL.frames if f.type == pinref.FrameType.BODY)
+    with pytest.raises(errors.ModelError, match=rf"^no frame named '{body}' of type "
+                       r"pinref\.FrameType\.OP_FRAME \| pinref\.FrameType\.SENSOR \(the model "
+                       "has one of type BODY\\)$"):
+        MODEL.getFrameId(body, pinref.FrameType.OP_FRAME | pinref.FrameType.SENSOR)
+    unnamed = pinref.buildSampleModelManipulator()
+    unnamed.name = ""
+    with pytest.raises(errors.DataModelMismatchError, match=r"than the unnamed model \(njoints"):
+        pinref.crba(unnamed, data, pinref.neutral(unnamed))
+    with pytest.raises(errors.ShapeError,
+                       match=r"^q: expected trailing shape \(9,\) \(model\.nq\)"):
+        pinref.rnea(MODEL, data, np.zeros(3), np.zeros(8), np.zeros(8))
+    with pytest.raises(errors.ShapeError,
+                       match=r"^v: expected trailing shape \(8,\) \(model\.nv\)"):
+        pinref.rnea(MODEL, data, _state()[0], np.zeros(3), np.zeros(8))
+
+
+def test_an_unnamed_model_is_named_so_in_the_tools():
+    from pinref.checking import check
+    from pinref.model.loading import with_free_flyer
+
+    unnamed = pinref.buildTutorialModel()
+    unnamed.name = ""
+    with pytest.raises(errors.ModelError, match="^the unnamed model already has a free-flyer"):
+        with_free_flyer(unnamed)
+    assert check(unnamed, n_states=1, checks=["sizes"]).to_text().startswith(
+        "pinref check: the unnamed model (nq 9")

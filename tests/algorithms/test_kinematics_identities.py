@@ -14,6 +14,7 @@
 """
 
 import numpy as np
+import pinocchio as pin
 import pytest
 
 import pinref
@@ -226,7 +227,8 @@ def test_kinetic_energy_is_half_v_M_v(model_name):
 
 def test_kinetic_energy_leaves_out_the_armature_of_unaligned_revolute_joints():
     """The Pinocchio 3.8.0 quirk reproduced (docs/kinematics.md): the term 1/2 arm v^2 of a
-    revolute-unaligned joint is missing from T, while crba adds arm to M."""
+    revolute-unaligned joint is missing from T, while crba adds arm to M; pin's own T and M,
+    on the same model, show the same gap and are pinref's."""
     model = pinref.Model()
     j = model.addJoint(0, pinref.JointModelRevoluteUnaligned(np.array([0.0, 0.6, 0.8])),
                        pinref.SE3.Identity(), "unaligned")
@@ -237,6 +239,13 @@ def test_kinetic_energy_leaves_out_the_armature_of_unaligned_revolute_joints():
     T = pinref.computeKineticEnergy(model, data, q, v)
     M = pinref.crba(model, data, q)
     assert_close(0.5 * v @ M @ v - T, 0.5 * 0.7 * 2.0 ** 2)
+    pmodel = pinref.to_pinocchio(model)
+    pdata = pmodel.createData()
+    pin_T = pin.computeKineticEnergy(pmodel, pdata, q, v)
+    pin_M = pin.crba(pmodel, pdata, q)
+    assert_close(T, pin_T, what="T against pin's")
+    assert_close(M, pin_M, what="M against pin's")
+    assert_close(0.5 * v @ pin_M @ v - pin_T, 0.5 * 0.7 * 2.0 ** 2)
 
 
 def test_potential_energy_gradient_is_the_generalized_gravity(case):

@@ -254,6 +254,22 @@ def test_overflow_from_finite_input_warns_naming_the_first_cache(call, cache):
     assert not np.all(np.isfinite(first(got))) and not np.all(np.isfinite(first(ref)))
 
 
+def test_an_overflow_in_the_torque_regressor_warns_once():
+    """Issue 25 item 16: v = 1e200 gave about 200 NumPy RuntimeWarnings before pinref's own; now
+    that one alone, as pin's result holds NaN/inf too."""
+    model, pmodel = build("humanoid")
+    q, v = pinref.neutral(model), np.full(model.nv, 1e200)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = pinref.computeJointTorqueRegressor(model, model.createData(), q, v, v * 0)
+    assert [w.category for w in caught] == [errors.NonFiniteResultWarning], \
+        [str(w.message) for w in caught]
+    assert "computeJointTorqueRegressor: data." in str(caught[0].message)
+    with np.errstate(all="ignore"):
+        ref = pin.computeJointTorqueRegressor(pmodel, pmodel.createData(), q, v, v * 0)
+    assert not np.all(np.isfinite(got)) and not np.all(np.isfinite(ref))
+
+
 def test_finite_results_do_not_warn():
     model, pmodel = build("humanoid")
     q, v, a = random_states(pmodel, (5,), np.random.default_rng(1))

@@ -66,6 +66,31 @@ def test_every_check_passes_on_the_sample_models(name, backend):
     assert report.backend["version"] == (pin_version() if backend == "pin" else pinref.__version__)
 
 
+ONE_JOINT = ('<robot name="one"><link name="base"/><link name="arm"><inertial><origin '
+             'xyz="{c}"/><mass value="1"/><inertia ixx="0.1" iyy="0.2" izz="0.3" ixy="0" ixz="0" '
+             'iyz="0"/></inertial></link><joint name="j" type="{kind}"><parent link="base"/>'
+             '<child link="arm"/><axis xyz="{axis}"/><limit lower="-3" upper="3" effort="1" '
+             'velocity="1"/></joint></robot>')
+
+
+@pytest.mark.parametrize("backend", ["pinref", "pin"])
+@pytest.mark.parametrize("kind, centre, axis", [("continuous", "0 0 0", "0 0 1"),
+                                               ("revolute", "0.1 0 0.2", "0 1 0")])
+def test_every_check_passes_on_one_joint_models(kind, centre, axis, backend, tmp_path):
+    """Issue 25 items 6, 7: a body centred on its continuous joint's axis gives a finite-
+    difference error of exactly 0 at every eps (tau does not depend on q): that is a pass
+    ("exact"), not FAIL; and the pin backend read a one-column Jacobian, which pin returns as
+    (6,), into (6, 1): ERROR in sizes, jacobian_velocity and fext_jacobian."""
+    path = tmp_path / "one.urdf"
+    path.write_text(ONE_JOINT.format(c=centre, kind=kind, axis=axis))
+    report = check(pinref.buildModelFromUrdf(str(path)), n_states=4, seed=2, backend=backend)
+    for r in report.checks:
+        assert r.verdict in ("pass", "skip"), f"{r.id}: {r.verdict} {r.detail}"
+    assert report.exit_code == 0
+    shapes = next(r for r in report.checks if r.id == "derivative_dq").extra["shapes"]
+    assert shapes == ({"exact": 4} if kind == "continuous" else {"valley": 4}), shapes
+
+
 def test_the_two_adapters_return_the_same_numbers():
     """Every method of the adapter layer gives the same arrays, shapes first, through pinref and
     through Pinocchio (to the project tolerance), so a check means the same on both."""
@@ -345,7 +370,9 @@ def test_argument_errors():
         check(model, states={"q": np.zeros(9)})
     with pytest.raises(ValueError, match="at least 1"):
         make_states(model, 0, 0)
-    assert isinstance(make_backend("pin", model), (PinBackend, Backend))
+    assert type(make_backend("pin", model)) is PinBackend
+    assert type(make_backend("pinref", model)) is PinrefBackend
+    assert issubclass(PinBackend, Backend) and issubclass(PinrefBackend, Backend)
 
 
 @pytest.mark.parametrize("kwargs, error, phrase", [

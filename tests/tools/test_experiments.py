@@ -265,6 +265,65 @@ def test_nothing_moving_is_refused_not_nan():
         energy_drift(model, v0=np.zeros(model.nv), gravity=False)
 
 
+def test_a_run_beyond_the_bounds_is_refused_naming_the_estimate(capsys, monkeypatch):
+    """Issue 25 item 4: --steps 99999999999999999999 never ended, its histories growing; --dt
+    1e-300 printed 'drift ~ dt^nan'. Now exit 2 before the run, naming the estimate."""
+    def no_run(*args, **kwargs):
+        raise AssertionError("the run started")
+
+    monkeypatch.setattr(energy_module, "simulate", no_run)
+    cases = [(["--steps", "99999999999999999999"], r"make 699999999999999999993 steps, whose "
+              r"histories take an estimated 6\.\d+e\+14 GiB, more than the 1 GiB .*give at most "
+              r"\d+ steps \(--steps\)"),
+             (["--dt", "1e-300", "--steps", "3"], r"a step of dt = 2\.5e-301 leaves the state "
+              r"unchanged.*give a larger dt \(--dt\)")]
+    for words, message in cases:
+        assert main(["experiment", "energy", *words]) == 2, words
+        captured = capsys.readouterr()
+        assert re.search(message, captured.err) and "Traceback" not in captured.err, words
+        assert captured.out == "", words
+    monkeypatch.setattr(energy_module, "TIME_LIMIT", 1e-3)
+    with pytest.raises(ExperimentError, match=r"1750 steps take an estimated .* s \(.* ms per "
+                       r"step measured\), more than the 0\.001 s .*fewer steps"):
+        energy_drift(pinref.buildTutorialModel(), steps=250)
+
+
+def test_the_history_estimate_bounds_what_a_run_holds():
+    import tracemalloc
+
+    model = pinref.buildSampleModelHumanoid()
+    peaks = []
+    for steps in (1, 100):
+        tracemalloc.start()
+        try:
+            energy_drift(model, steps=steps)
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+    assert peaks[1] - peaks[0] <= (100 - 1) * 7 * energy_module.instant_bytes(model)
+    fit = {name: (energy_module.HISTORY_BYTES_LIMIT // energy_module.instant_bytes(m) - 3) // 7
+           for name, m in (("humanoid", model), ("tutorial", pinref.buildTutorialModel()))}
+    assert 87_000 <= fit["humanoid"] < 88_000 and 165_000 <= fit["tutorial"] < 166_000  # docs
+
+
+@pytest.mark.parametrize("experiment", ["energy", "eps-sweep"])
+@pytest.mark.parametrize("body", [
+    '<link name="base"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" '
+    'ixy="0" ixz="0" iyz="0"/></inertial></link>',
+    '<link name="a"/><link name="b"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" '
+    'izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link><joint name="f" type="fixed"><parent '
+    'link="a"/><child link="b"/></joint>'], ids=["one link", "fixed joints"])
+def test_a_model_without_joints_is_refused_without_a_traceback(experiment, body, tmp_path,
+                                                               capsys):
+    """Issue 25 item 11: a URDF without a moving joint ended in a NumPy broadcast traceback."""
+    path = tmp_path / "still.urdf"
+    path.write_text(f'<robot name="still">{body}</robot>')
+    assert main(["experiment", experiment, "--model", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert "no joint with a degree of freedom (nv = 0)" in captured.err
+    assert "Traceback" not in captured.err and captured.out == ""
+
+
 def test_the_fitted_line_is_the_drifts_least_squares_line(drift):
     _, result = drift
     log_dt, log_drift = np.log([r.dt for r in result.runs]), np.log(result.drifts)

@@ -332,3 +332,17 @@ def test_missing_headers_are_a_typed_error(monkeypatch, capsys):
     assert issubclass(HeadersNotFoundError, ImportError)
     assert main(["source", "aba"]) == 2
     assert "pinref[pin]" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("bad", ["algorithm/aba.hxx", "config.hpp"])
+def test_headers_that_are_not_utf8_exit_2_naming_the_file(bad, tmp_path, capsys):
+    """Issue 25 item 11: an aba.hxx (or config.hpp) that is not UTF-8 ended in a
+    UnicodeDecodeError traceback."""
+    (tmp_path / "algorithm").mkdir()
+    (tmp_path / "algorithm" / "aba.hxx").write_text("namespace pinocchio {}\n")
+    (tmp_path / "config.hpp").write_text('#define PINOCCHIO_VERSION "3.8.0"\n')
+    (tmp_path / bad).write_bytes(b"// \xff\xfe latin-1 \xe9\n")
+    assert main(["source", "aba", "--headers", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path / bad} is not UTF-8 text (byte ff at offset 3)" in err
+    assert "Traceback" not in err
