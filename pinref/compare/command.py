@@ -23,6 +23,7 @@ import time
 import numpy as np
 
 from ..cli import Progress, UsageError, add_model_arguments, require_pinocchio
+from ..textwidth import add_wide_argument, fit_lines, output_width
 
 
 def add(subparsers):
@@ -50,6 +51,7 @@ def add(subparsers):
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="also print every cache's worst errors and where they are")
+    add_wide_argument(p)
     p.set_defaults(run=run)
 
 
@@ -105,9 +107,10 @@ def run(args):
         print(report.to_json())
         print(line, file=sys.stderr)
     else:
-        print(report.details() if args.verbose else report)
+        width = output_width(args.wide)
+        print(fit_lines(report.details() if args.verbose else str(report), width))
         print()
-        print(line)
+        print(fit_lines(line, width))
     return 0 if report.agree else 1
 
 

@@ -19,6 +19,7 @@ import argparse
 import time
 
 from ..cli import UsageError, add_model_arguments, model_display_name, model_from_args
+from ..textwidth import add_wide_argument, fit_lines, output_width
 
 
 def add(subparsers):
@@ -36,6 +37,7 @@ def add(subparsers):
     p.add_argument("--fext", action="store_true", help="add random external wrenches")
     p.add_argument("--convention", choices=("local", "world"), default="local",
                    help="the frame aba and crba work in (pinref.Convention; default local)")
+    add_wide_argument(p)
     p.set_defaults(run=run)
 
 
@@ -78,11 +80,13 @@ def run(args):
         raise UsageError(f"{traced} writes no cache {cache!r}; it writes "
                          f"{', '.join(written)}")
     name = model_display_name(args)
-    print(t.table(cache, joints=None if joint is None else [joint], model_name=name,
-                  pick_hint="pick another joint with --joint NAME (pinref info lists them)"))
+    width = output_width(args.wide)
+    print(fit_lines(t.table(cache, joints=None if joint is None else [joint], model_name=name,
+                            pick_hint="pick another joint with --joint NAME (pinref info lists "
+                                      "them)", width=width), width))
     if joint is not None:
         print()
-        print(t.history(cache or _default(traced), joint).text())
+        print(fit_lines(t.history(cache or _default(traced), joint).text(), width))
     print()
     print(f"pinref trace: {traced} on {name}, {len(t)} stops, seed "
           f"{args.seed}, in {time.perf_counter() - started:.2f} s")
