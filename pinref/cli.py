@@ -3,13 +3,14 @@
     pinref diff  [--model NAME|PATH.urdf] [--free-flyer] [--algorithm rnea|crba|aba|all]
                  [--states N] [--seed S] [--armature X] [--fext] [--tolerance T] [--json]
                  pinref against Pinocchio 3.8.0, every cache and every stop of the passes
-    pinref trace aba|rnea|crba [--model ...] [--joint NAME] [--cache NAME]
-                 the pass-by-pass table of one call
+    pinref trace aba|rnea|crba [--model ...] [--joint NAME] [--cache NAME] [--plot M.png]
+                 the pass-by-pass table of one call (crba --plot: the block structure of M)
     pinref check [--model ...] [--backend pinref|pin] [--states N] [--seed S] [--json]
                  [--drills] [--replay FILE.npz]
                  the tutorials' self-checks (identities between algorithms, frames, armature,
                  external forces, tangent-space derivatives), mutation drills, snapshots
-    pinref info  [--model ...]   the model's index table (name, type, parent, idx_q, nq, ...)
+    pinref info  [--model ...] [--plot TREE.png]
+                 the model's index table (name, type, parent, idx_q, nq, ...), its tree drawn
 
 Models: ``tutorial`` (the default: free-flyer + 2 RY), ``manipulator``, ``humanoid``, or a path
 ending in ``.urdf``; ``--free-flyer`` puts a free-flyer root joint under the model.
@@ -122,13 +123,27 @@ class Progress:
 def add_info(subparsers):
     info = subparsers.add_parser("info", help="print a model's index table",
                                  description="The index table of a model: each joint's id, "
-                                 "name, type, parent, idx_q, nq, idx_v and nv.")
+                                 "name, type, parent, idx_q, nq, idx_v and nv. --plot FILE.png "
+                                 "draws the kinematic tree (joints by level, with their "
+                                 "indices and subtree velocity spans; needs matplotlib).")
     add_model_arguments(info)
+    info.add_argument("--plot", metavar="FILE.png",
+                      help="draw the kinematic tree to FILE.png (needs matplotlib)")
     info.set_defaults(run=run_info)
 
 
 def run_info(args):
-    print("\n".join(index_table(model_from_args(args))))
+    model = model_from_args(args)
+    if args.plot is not None:
+        from .experiments.energy import require_plot
+
+        require_plot(args.plot)
+    print("\n".join(index_table(model)))
+    if args.plot is not None:
+        from .figures import plot_tree
+
+        plot_tree(model, args.plot, name=model_display_name(args))
+        print(f"wrote {args.plot}")
     return 0
 
 

@@ -42,7 +42,8 @@ def fit_lines(text, width):
 
     A continuation line is indented to where the line's last field starts (after its last run
     of two or more spaces in the first half of the width), else four past the line's own
-    indentation, so that wrapped rows stay in their column.
+    indentation, so that wrapped rows stay in their column. A line holding a long path (a word
+    with a "/" over half the width) or a word longer than the room stays whole, to be copied.
     """
     if width is None:
         return text
@@ -54,6 +55,9 @@ def fit_lines(text, width):
         lead = len(line) - len(line.lstrip(" "))
         starts = [m.end() for m in re.finditer(r" {2,}", line) if lead < m.end() <= width // 2]
         hang = starts[-1] if starts else min(lead + 4, width // 2)
+        if any(len(w) > width - hang or ("/" in w and len(w) > width // 2) for w in line.split()):
+            out.append(line)        # a long path, or a word longer than the room: kept whole
+            continue
         out.extend(textwrap.wrap(line[lead:], width, initial_indent=" " * lead,
                                  subsequent_indent=" " * hang, break_on_hyphens=False,
                                  drop_whitespace=True))

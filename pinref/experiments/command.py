@@ -58,10 +58,9 @@ def _common(p):
 def _check_plot(args):
     """MissingPlotError or PlotFileError before a long run, not after it."""
     if args.plot is not None:
-        from .energy import _pyplot, check_plot_path
+        from .energy import require_plot
 
-        check_plot_path(args.plot)
-        _pyplot()
+        require_plot(args.plot)
 
 
 def _print_result(args, doc, text):

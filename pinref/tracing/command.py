@@ -5,6 +5,7 @@
     pinref trace rnea --model humanoid --cache f --joint chest2_joint
     pinref trace aba --cache a_gf --fext
     pinref trace crba --convention world          crbaWorldConvention's passes: oYcrb[1..]
+    pinref trace crba --plot M.png                and the heat map of |M|, joint blocks outlined
 
 One random state (``--seed``) of the model: q uniform in [-1, 1] per coordinate, v and a
 standard normal, tau normal x 10. ``--convention world`` traces the WORLD-frame passes of aba
@@ -12,7 +13,7 @@ and crba (abaWorldConvention, crbaWorldConvention). ``--cache`` chooses the cach
 every joint (default Yaba for aba, f for rnea, Ycrb for crba; oYaba and oYcrb in the WORLD
 convention) for each of the first six joints; ``--joint`` narrows
 the table to that joint (any joint, by name or id) and then prints the cache's full history
-for it.
+for it. Tables fit the terminal (120 columns when not one); --wide keeps one line per stop.
 """
 
 import argparse
@@ -37,6 +38,8 @@ def add(subparsers):
     p.add_argument("--fext", action="store_true", help="add random external wrenches")
     p.add_argument("--convention", choices=("local", "world"), default="local",
                    help="the frame aba and crba work in (pinref.Convention; default local)")
+    p.add_argument("--plot", metavar="M.png",
+                   help="crba only: draw |M| with the joints' blocks outlined (needs matplotlib)")
     add_wide_argument(p)
     p.set_defaults(run=run)
 
@@ -54,6 +57,13 @@ def run(args):
         raise UsageError(f"--seed must be an integer >= 0 (NumPy's seeds are), got {args.seed}")
     if args.convention == "world" and args.algorithm == "rnea":
         raise UsageError("--convention world: rnea has no convention (only aba and crba do)")
+    if args.plot is not None:
+        if args.algorithm != "crba":
+            raise UsageError(f"--plot draws the mass matrix M: use it with crba, not "
+                             f"{args.algorithm} (pinref trace crba --plot {args.plot})")
+        from ..experiments.energy import require_plot
+
+        require_plot(args.plot)
     model = model_from_args(args)
     if model.nv == 0:
         raise UsageError(f"model {args.model!r} has no joint with a degree of freedom: there is "
@@ -88,6 +98,11 @@ def run(args):
         print()
         print(fit_lines(t.history(cache or _default(traced), joint).text(), width))
     print()
+    if args.plot is not None:
+        from ..figures import plot_mass_matrix
+
+        plot_mass_matrix(model, data.M, args.plot, name=name)
+        print(f"wrote {args.plot}")
     print(f"pinref trace: {traced} on {name}, {len(t)} stops, seed "
           f"{args.seed}, in {time.perf_counter() - started:.2f} s")
     return 0
