@@ -121,9 +121,8 @@ def plot_mass_matrix(model, M, path, name=None):
     top = A.max() if A.max() > 0 else 1.0
     size = min(9.0, 4.0 + 0.16 * model.nv)
     fig, ax = plt.subplots(figsize=(size + 1.6, size))
-    cmap = plt.get_cmap("viridis").copy()
-    cmap.set_bad("white")           # exact zeros (masked)
-    cmap.set_under("#d0d0d0")       # below ROUNDING * max|M|: rounding, not structure
+    # exact zeros (masked) white; below ROUNDING * max|M| (rounding, not structure) gray
+    cmap = plt.get_cmap("viridis").with_extremes(bad="white", under="#d0d0d0")
     image = ax.imshow(np.ma.masked_where(A == 0, A), cmap=cmap,
                       norm=LogNorm(vmin=ROUNDING * top, vmax=top), interpolation="nearest")
     fig.colorbar(image, ax=ax, shrink=0.8, extend="min",
