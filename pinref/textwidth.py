@@ -17,6 +17,7 @@ import textwrap
 DEFAULT_WIDTH = 120   # when stdout is not a terminal (a file, a pipe, a test)
 SEP = "  "
 _FLOOR = 12           # a wrapped column keeps at least this many characters (or its natural width)
+_SECONDS = re.compile(r"(\d) s\b")
 _LAST_FLOOR = 30      # the last column, the one with prose ("known at this stop")
 
 
@@ -58,9 +59,10 @@ def fit_lines(text, width):
         if any(len(w) > width - hang or ("/" in w and len(w) > width // 2) for w in line.split()):
             out.append(line)        # a long path, or a word longer than the room: kept whole
             continue
-        out.extend(textwrap.wrap(line[lead:], width, initial_indent=" " * lead,
-                                 subsequent_indent=" " * hang, break_on_hyphens=False,
-                                 drop_whitespace=True))
+        glued = _SECONDS.sub("\\1\xa0s", line[lead:])   # "0.03 s" stays on one line
+        out.extend(x.replace("\xa0", " ") for x in
+                   textwrap.wrap(glued, width, initial_indent=" " * lead,
+                                 subsequent_indent=" " * hang, break_on_hyphens=False))
     return "\n".join(out)
 
 
