@@ -93,7 +93,7 @@ def plot_tree(model, path, name=None):
         ax.text(x[i], depth[i], label, ha="center", va="center", fontsize=7, bbox=box,
                 zorder=2, linespacing=1.15)
     ax.set_title(f"{name or model.name or 'model'}: nq {model.nq}, nv {model.nv}, "
-                 f"{model.njoints - 1} joints; box: id name / type, idx_q/nq, idx_v/nv / "
+                 f"{model.njoints - 1} joints\nbox: id name / type, idx_q/nq, idx_v/nv / "
                  "subtree velocity span; one shade per level", fontsize=9)
     fig.tight_layout()
     return save_figure(plt, fig, path)
