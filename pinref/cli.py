@@ -2,7 +2,7 @@
 
     pinref diff  [--model NAME|PATH.urdf] [--free-flyer] [--algorithm rnea|crba|aba|all]
                  [--states N] [--seed S] [--armature X] [--fext] [--tolerance T] [--json]
-                 pinref against Pinocchio 3.8.0, every cache and every stop of the passes
+                 pinref against the installed Pinocchio, every cache and every stop of the passes
     pinref trace aba|rnea|crba [--model ...] [--joint NAME] [--cache NAME] [--plot M.png]
                  the pass-by-pass table of one call (crba --plot: the block structure of M)
     pinref check [--model ...] [--backend pinref|pin] [--states N] [--seed S] [--json]
@@ -161,9 +161,15 @@ def index_table(model):
 
 
 def build_parser():
+    from .checking.backends import pin_version
+
+    installed = pin_version()
+    reference = (f"compared cache by cache with the installed Pinocchio, pin {installed}"
+                 if installed else "no Pinocchio installed to compare with (pip install "
+                 "'pinref[pin]')")
     parser = argparse.ArgumentParser(
-        prog="pinref", description="pinref: Pinocchio 3.8.0's RNEA, CRBA and ABA in NumPy, "
-        "cache by cache.", epilog="Exit codes: 0 done (diff: all agree), 1 diff found a "
+        prog="pinref", description="pinref: Pinocchio's RNEA, CRBA and ABA in NumPy, as in "
+        f"Pinocchio 3.8.0; {reference}.", epilog="Exit codes: 0 done (diff: all agree), 1 diff found a "
         "difference, 2 bad usage or input.")
     parser.add_argument("--version", action="version", version=f"pinref {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -1,4 +1,5 @@
-"""``pinref diff``: pinref against Pinocchio 3.8.0 on a model and a batch of states.
+"""``pinref diff``: pinref against the installed Pinocchio (3.8.0, the baseline, or 4.1.0) on
+a model and a batch of states.
 
     pinref diff                                   tutorial model, rnea + crba + aba, 100 states
     pinref diff --model humanoid --states 1000 --fext --armature 0.1
@@ -28,7 +29,7 @@ from ..textwidth import add_wide_argument, fit_lines, output_width
 
 def add(subparsers):
     p = subparsers.add_parser(
-        "diff", help="compare every cache with Pinocchio 3.8.0",
+        "diff", help="compare every cache with the installed Pinocchio (3.8.0 or 4.1.0)",
         description=__doc__.replace("``", ""),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     add_model_arguments(p)
