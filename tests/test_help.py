@@ -26,3 +26,24 @@ def test_an_experiment_has_its_own_help(capsys, experiment, own, other):
     parent = help_text(capsys, "experiment")
     assert own in text and other not in text
     assert "the tutorials' experiments" in parent and "the tutorials' experiments" not in text
+
+
+def test_python_run_from_the_clones_parent_imports_the_package(tmp_path):
+    """Issue 24: run from the directory that holds the clone (named pinref), ``import pinref``
+    found the clone's folder, an empty namespace package. The editable install puts the clone
+    on sys.path (pyproject: package-dir "" = "."), where the package is found first."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    try:
+        metadata.distribution("pinref")
+    except metadata.PackageNotFoundError:
+        pytest.skip("pinref is not installed here (run from the clone); the check is of the "
+                    "install")
+    root = Path(__file__).resolve().parents[1]
+    (tmp_path / "pinref").symlink_to(root)
+    p = subprocess.run([sys.executable, "-c", "import pinref; print(pinref.buildTutorialModel()"
+                        ".nv, pinref.__file__)"], cwd=tmp_path, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("8 ") and p.stdout.strip().endswith("pinref/__init__.py")
