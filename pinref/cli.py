@@ -169,7 +169,8 @@ def build_parser():
                  "'pinref[pin]')")
     parser = argparse.ArgumentParser(
         prog="pinref", description="pinref: Pinocchio's RNEA, CRBA and ABA in NumPy, as in "
-        f"Pinocchio 3.8.0; {reference}.", epilog="Exit codes: 0 done (diff: all agree), 1 diff found a "
+        f"Pinocchio 3.8.0; {reference}.",
+        epilog="Exit codes: 0 done (diff: all agree), 1 diff found a "
         "difference, 2 bad usage or input.")
     parser.add_argument("--version", action="version", version=f"pinref {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -7,9 +7,10 @@ nvSubtree]`` (the columns CRBA writes into the joint's block row); the tree leve
 depth, whose steps pinref's passes take at once) are shaded bands.
 
 ``plot_mass_matrix(model, M, path)``: the heat map of ``|M|`` (log scale; an exact zero is
-white, one below 1e-12 max|M|, rounding, gray), each joint's block ``M[idx_v_i : idx_v_i + nv_i, idx_v_j : idx_v_j + nv_j]`` outlined;
-on models of at most ``LABEL_JOINTS`` joints each block is labelled as in the tutorial:
-``M_bb`` for a free-flyer base, ``M_b2``, ``M_22``, ... (joint ids). The blocks of two joints
+white, one below 1e-12 max|M|, rounding, gray), each joint's block
+``M[idx_v_i : idx_v_i + nv_i, idx_v_j : idx_v_j + nv_j]`` outlined; on models of at most
+``LABEL_JOINTS`` joints each block is labelled as in the tutorial: ``M_bb`` for a free-flyer
+base, ``M_b2``, ``M_22``, ... (joint ids). The blocks of two joints
 in different branches (neither an ancestor of the other) are exactly zero: CRBA never writes
 them.
 

@@ -125,7 +125,8 @@ def fit_table(head, rows, width, key=0):
     Fits as is when it can; else its cells wrap (each column narrowed in proportion to its
     width above a floor of 12 characters, 30 for the last); when even that is too wide, it
     splits into stacked tables, each repeating the first ``key`` columns (wrapped) and taking
-    as many of the others, in order and whole (the last one may wrap), as fit. ``width`` None: one line per row at the natural widths.
+    as many of the others, in order and whole (the last one may wrap), as fit. ``width`` None:
+    one line per row at the natural widths.
     """
     rows = [list(r) for r in rows]
     natural = [max(len(r[k]) for r in [head] + rows) for k in range(len(head))]

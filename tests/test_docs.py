@@ -1,4 +1,5 @@
-"""Every ```python block of docs/**/*.md and README.md runs, and what it prints is what the doc shows.
+"""Every ```python block of docs/ (docs/zh too) and README.md runs, and what it prints is what
+the doc shows.
 
 Conventions (docs/walkthrough.md, "How the blocks are checked"):
 
