@@ -9,10 +9,14 @@ are O(N) and CRBA O(N^2) in arithmetic, but pinref's one-state time is NumPy dis
 the number of joint steps for all three (docs/algorithms.md).
 
 Run: python benchmarks/bench_scaling.py [--sizes 10 20 40 80 160] [--batch 100] [--plot s.png]
-(about a minute with the defaults).
+(about a minute with the defaults). One unrecorded round on the smallest chain warms up the
+caches first, so the first size is not a cold measurement. The figure has a legend in each panel,
+the line O(N) through pinref's one-state time at the smallest N, and the machine's load average
+over the run (wall times: on a loaded machine compare the ratios, not the times).
 """
 
 import argparse
+import os
 
 import numpy as np
 from _common import algorithm_calls, print_table, time_per_call
@@ -67,13 +71,14 @@ def exponent(results, sizes, free_flyer, algo):
     return float(np.polyfit(np.log(ns), np.log(t), 1)[0]) if len(ns) > 1 else float("nan")
 
 
-def plot(results, sizes, batch, path):
+def plot(results, sizes, batch, path, load):
     import matplotlib
+    import matplotlib.ticker
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.6), constrained_layout=True, sharey=True)
+    fig, axes = plt.subplots(1, 3, figsize=(15, 6.2), constrained_layout=True, sharey=True)
     labels = ["pin, one state", "pinref, one state", f"pin, loop of {batch}",
               f"pinref, batch of {batch}"]
     colors = dict(zip(labels, ("tab:blue", "tab:red", "tab:cyan", "tab:orange")))
@@ -83,12 +88,18 @@ def plot(results, sizes, batch, path):
                 t = [results[n, ff][algo, label] * 1e6 for n in sizes]
                 ax.loglog(sizes, t, style, marker="o", ms=3, color=colors[label],
                           label=f"{label}{', free-flyer root' if ff else ''}")
+        t0 = results[sizes[0], False][algo, "pinref, one state"] * 1e6
+        ax.loglog(sizes, [t0 * n / sizes[0] for n in sizes], ":", color="gray", lw=1.5,
+                  label="O(N) through pinref, one state, at the smallest N")
         ax.set_title(f"{algo} on a chain of N revolute joints")
+        ax.legend(fontsize=7, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.14))
         ax.set_xlabel("N (revolute joints)")
         ax.set_xticks(sizes, [str(n) for n in sizes])
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.grid(True, which="both", alpha=0.3)
-    axes[0].set_ylabel("time per state [us]")
-    axes[0].legend(fontsize=7, ncol=2)
+    axes[0].set_ylabel("time per state [us] (median wall time of 3)")
+    fig.suptitle(f"load average {load[0]:.2f} -> {load[1]:.2f} over the run on {os.cpu_count()} "
+                 "cores: wall times grow with the load, their ratios much less", fontsize=9)
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
@@ -99,6 +110,8 @@ def main():
     parser.add_argument("--batch", type=int, default=100)
     parser.add_argument("--plot", metavar="FILE.png", help="write the scaling figure")
     args = parser.parse_args()
+    measure(args.sizes[0], False, args.batch, np.random.default_rng(1))    # warm-up, dropped
+    load_before = os.getloadavg()[0]
     rng = np.random.default_rng(0)
     results, rows = {}, []
     for free_flyer in (False, True):
@@ -117,8 +130,11 @@ def main():
     print_table(["algorithm", "free-flyer", "exponent of pinref's one-state time in N (N >= 20)"],
                 [(algo, "yes" if ff else "no", exponent(results, args.sizes, ff, algo))
                  for ff in (False, True) for algo in ALGORITHMS])
+    load = (load_before, os.getloadavg()[0])
+    print(f"\nload average (1 min) {load[0]:.2f} before, {load[1]:.2f} after, on "
+          f"{os.cpu_count()} cores: absolute times are only comparable at a similar load")
     if args.plot:
-        plot(results, args.sizes, args.batch, args.plot)
+        plot(results, args.sizes, args.batch, args.plot, load)
         print(f"wrote {args.plot}")
 
 

@@ -2,14 +2,15 @@
 
     pinref diff  [--model NAME|PATH.urdf] [--free-flyer] [--algorithm rnea|crba|aba|all]
                  [--states N] [--seed S] [--armature X] [--fext] [--tolerance T] [--json]
-                 pinref against Pinocchio 3.8.0, every cache and every stop of the passes
-    pinref trace aba|rnea|crba [--model ...] [--joint NAME] [--cache NAME]
-                 the pass-by-pass table of one call
+                 pinref against the installed Pinocchio, every cache and every stop of the passes
+    pinref trace aba|rnea|crba [--model ...] [--joint NAME] [--cache NAME] [--plot M.png]
+                 the pass-by-pass table of one call (crba --plot: the block structure of M)
     pinref check [--model ...] [--backend pinref|pin] [--states N] [--seed S] [--json]
                  [--drills] [--replay FILE.npz]
                  the tutorials' self-checks (identities between algorithms, frames, armature,
                  external forces, tangent-space derivatives), mutation drills, snapshots
-    pinref info  [--model ...]   the model's index table (name, type, parent, idx_q, nq, ...)
+    pinref info  [--model ...] [--plot TREE.png]
+                 the model's index table (name, type, parent, idx_q, nq, ...), its tree drawn
 
 Models: ``tutorial`` (the default: free-flyer + 2 RY), ``manipulator``, ``humanoid``, or a path
 ending in ``.urdf``; ``--free-flyer`` puts a free-flyer root joint under the model.
@@ -122,13 +123,27 @@ class Progress:
 def add_info(subparsers):
     info = subparsers.add_parser("info", help="print a model's index table",
                                  description="The index table of a model: each joint's id, "
-                                 "name, type, parent, idx_q, nq, idx_v and nv.")
+                                 "name, type, parent, idx_q, nq, idx_v and nv. --plot FILE.png "
+                                 "draws the kinematic tree (joints by level, with their "
+                                 "indices and subtree velocity spans; needs matplotlib).")
     add_model_arguments(info)
+    info.add_argument("--plot", metavar="FILE.png",
+                      help="draw the kinematic tree to FILE.png (needs matplotlib)")
     info.set_defaults(run=run_info)
 
 
 def run_info(args):
-    print("\n".join(index_table(model_from_args(args))))
+    model = model_from_args(args)
+    if args.plot is not None:
+        from .experiments.energy import require_plot
+
+        require_plot(args.plot)
+    print("\n".join(index_table(model)))
+    if args.plot is not None:
+        from .figures import plot_tree
+
+        plot_tree(model, args.plot, name=model_display_name(args))
+        print(f"wrote {args.plot}")
     return 0
 
 
@@ -146,9 +161,16 @@ def index_table(model):
 
 
 def build_parser():
+    from .checking.backends import pin_version
+
+    installed = pin_version()
+    reference = (f"compared cache by cache with the installed Pinocchio, pin {installed}"
+                 if installed else "no Pinocchio installed to compare with (pip install "
+                 "'pinref[pin]')")
     parser = argparse.ArgumentParser(
-        prog="pinref", description="pinref: Pinocchio 3.8.0's RNEA, CRBA and ABA in NumPy, "
-        "cache by cache.", epilog="Exit codes: 0 done (diff: all agree), 1 diff found a "
+        prog="pinref", description="pinref: Pinocchio's RNEA, CRBA and ABA in NumPy, as in "
+        f"Pinocchio 3.8.0; {reference}.",
+        epilog="Exit codes: 0 done (diff: all agree), 1 diff found a "
         "difference, 2 bad usage or input.")
     parser.add_argument("--version", action="version", version=f"pinref {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -1,9 +1,71 @@
-"""Shared test helpers: the project tolerance, batch shapes, seeded generators."""
+"""Shared test helpers: the project tolerance, batch shapes, seeded generators; the ``slow``
+marker and ``--runslow``.
+
+The quick run (``python -m pytest -q``, README's command) leaves out the tests marked
+``slow`` (NumPy's and SciPy's convention); ``--runslow`` runs everything, ``-m slow`` only the
+slow ones (CI runs both parts). Besides the tests marked by hand (single long runs), a test
+parametrized over several parameters (model x batch shape x call sequence x ...) is a matrix:
+its quick run keeps the cases that together take every value of every parameter at least once
+(case k takes value k mod n of each parameter with n values), and marks the other combinations
+slow (``mark_matrix_cases_slow``).
+"""
 
 import numpy as np
 import pytest
 
 BATCH_SHAPES = [(), (1,), (5,), (2, 3)]
+
+
+def pytest_addoption(parser):
+    parser.addoption("--runslow", action="store_true",
+                     help="also run the tests marked slow (the whole matrices)")
+
+
+def mark_matrix_cases_slow(items):
+    """Mark ``slow`` every case of a test parametrized over two or more parameters except the
+    ones that cover each value of each parameter once: kept case k takes value k mod n of each
+    parameter with n values (values in the order they are collected, told apart by repr)."""
+    by_test = {}
+    for item in items:
+        spec = getattr(item, "callspec", None)
+        if spec is not None and len(spec.params) > 1:
+            by_test.setdefault((item.path, item.originalname), []).append(item)
+    for cases in by_test.values():
+        values = {}
+        for item in cases:
+            for name, value in item.callspec.params.items():
+                seen = values.setdefault(name, [])
+                if repr(value) not in seen:
+                    seen.append(repr(value))
+        # a parameter given as a tuple ("model_name", "batch") counts once: its names vary together
+        groups = {}
+        for name, seen in values.items():
+            key = tuple(repr(item.callspec.params[name]) for item in cases)
+            groups.setdefault(key, name)
+        names = list(groups.values())
+        if len(names) < 2:
+            continue
+        longest = max(len(values[name]) for name in names)
+        keep = {tuple(values[name][k % len(values[name])] for name in names)
+                for k in range(longest)}
+        for item in cases:
+            if tuple(repr(item.callspec.params[name]) for name in names) not in keep:
+                item.add_marker(pytest.mark.slow)
+
+
+def slow_cases(values, slow):
+    """``values`` for a parametrize list, those in ``slow`` marked slow."""
+    return [pytest.param(v, marks=pytest.mark.slow) if v in slow else v for v in values]
+
+
+def pytest_collection_modifyitems(config, items):
+    mark_matrix_cases_slow(items)
+    if config.getoption("--runslow") or config.option.markexpr:
+        return
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
 
 
 def pytest_report_header():

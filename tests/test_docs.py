@@ -1,4 +1,5 @@
-"""Every ```python block of docs/*.md and README.md runs, and what it prints is what the doc shows.
+"""Every ```python block of docs/ (docs/zh too) and README.md runs, and what it prints is what
+the doc shows.
 
 Conventions (docs/walkthrough.md, "How the blocks are checked"):
 
@@ -35,7 +36,7 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
+DOCS = sorted((ROOT / "docs").rglob("*.md")) + [ROOT / "README.md"]
 OUTPUT_MARK = "# output"
 NOT_RUN = "# not run:"
 PRINT_OPTIONS = dict(precision=6, suppress=True, linewidth=100)
@@ -148,7 +149,7 @@ def run_doc(text, name="doc"):
     return failures
 
 
-@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_every_python_block_runs_and_prints_what_the_doc_shows(path):
     failures = run_doc(path.read_text(), path.relative_to(ROOT).as_posix())
     assert not failures, "\n\n".join(failures)

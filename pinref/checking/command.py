@@ -21,6 +21,7 @@ import sys
 import time
 
 from ..cli import UsageError, add_model_arguments, model_from_args, require_pinocchio
+from ..textwidth import add_wide_argument, fit_lines, output_width
 
 DEFAULT_STATES = 10
 
@@ -48,6 +49,7 @@ def add(subparsers):
     snap.add_argument("--snapshot-dir", metavar="DIR",
                       help="where failing states are written (default ./pinref-snapshots)")
     snap.add_argument("--no-snapshots", action="store_true", help="write no snapshot")
+    add_wide_argument(p)
     p.set_defaults(run=run)
 
 
@@ -84,7 +86,7 @@ def _command(args):
 
 
 def _print(report, args):
-    print(report.to_json() if args.json else report.to_text())
+    print(report.to_json() if args.json else fit_lines(report.to_text(), output_width(args.wide)))
 
 
 def run(args):
@@ -120,7 +122,7 @@ def run(args):
         else:
             print(f"pinref check --drills: model {args.model!r}, backend {args.backend}, "
                   f"{args.states} states, seed {args.seed}")
-            print(report.to_text())
+            print(fit_lines(report.to_text(), output_width(args.wide)))
         print(f"pinref check --drills: {time.perf_counter() - started:.2f} s", file=sys.stderr)
         return 0 if report.passed else 1
     snapshot_dir = None

@@ -192,7 +192,8 @@ class FiniteDifferenceSweep:
         return self.shape == "valley"
 
     def to_text(self):
-        """The sweep as a plain-text table, one line per eps, the best one marked ``<``."""
+        """The sweep as a plain-text table, one line per eps, the best one (the least relative
+        error) marked ``< best eps``."""
         title = f"eps sweep of d{self.label}/d{self.wrt} (central differences"
         title += ", tangent space)" if self.wrt == "q" else ")"
         header = ("eps", "max abs error", "relative error", "worst entry (row, column)")
@@ -203,7 +204,7 @@ class FiniteDifferenceSweep:
         best = self.best_index
         for k, r in enumerate(rows):
             line = "  ".join(c.ljust(w) for c, w in zip(r, widths))
-            lines.append((line + "  <") if k == best else line.rstrip())
+            lines.append((line + "  < best eps") if k == best else line.rstrip())
         lines.append(_VERDICTS[self.shape].format(wrt=self.wrt))
         return "\n".join(lines)
 

@@ -1,4 +1,5 @@
-"""``pinref diff``: pinref against Pinocchio 3.8.0 on a model and a batch of states.
+"""``pinref diff``: pinref against the installed Pinocchio (3.8.0, the baseline, or 4.1.0) on
+a model and a batch of states.
 
     pinref diff                                   tutorial model, rnea + crba + aba, 100 states
     pinref diff --model humanoid --states 1000 --fext --armature 0.1
@@ -24,11 +25,12 @@ import time
 import numpy as np
 
 from ..cli import Progress, UsageError, add_model_arguments, require_pinocchio
+from ..textwidth import add_wide_argument, fit_lines, output_width
 
 
 def add(subparsers):
     p = subparsers.add_parser(
-        "diff", help="compare every cache with Pinocchio 3.8.0",
+        "diff", help="compare every cache with the installed Pinocchio (3.8.0 or 4.1.0)",
         description=__doc__.replace("``", ""),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     add_model_arguments(p)
@@ -51,6 +53,7 @@ def add(subparsers):
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="also print every cache's worst errors and where they are")
+    add_wide_argument(p)
     p.set_defaults(run=run)
 
 
@@ -106,9 +109,10 @@ def run(args):
         print(report.to_json())
         print(line, file=sys.stderr)
     else:
-        print(report.details() if args.verbose else report)
+        width = output_width(args.wide)
+        print(fit_lines(report.details() if args.verbose else str(report), width))
         print()
-        print(line)
+        print(fit_lines(line, width))
     return 0 if report.agree else 1
 
 

@@ -426,6 +426,13 @@ def check_plot_path(path):
                             "the figure elsewhere")
 
 
+def require_plot(path):
+    """Before a run whose figure goes to ``path``: PlotFileError for a path that cannot be
+    written, MissingPlotError without matplotlib (not after the run)."""
+    check_plot_path(path)
+    _pyplot()
+
+
 def save_figure(plt, fig, path):
     """Save ``fig`` as ``path`` (PNG, 110 dpi), close it and return it; an OSError of the write
     becomes a PlotFileError naming the file."""

@@ -14,6 +14,8 @@ usage or no headers installed (the message names the files looked for).
 import argparse
 import json
 
+from ..textwidth import add_wide_argument, fit_lines, output_width
+
 
 def add(subparsers):
     p = subparsers.add_parser("source", help="print pinref's steps beside Pinocchio's header lines",
@@ -23,6 +25,7 @@ def add(subparsers):
     p.add_argument("--headers", metavar="DIR",
                    help="Pinocchio's include/pinocchio directory (default: the installed pin's)")
     p.add_argument("--json", action="store_true", help="print the listing as JSON")
+    add_wide_argument(p)
     p.set_defaults(run=run)
 
 
@@ -45,7 +48,8 @@ def run(args):
     if args.json:
         print(json.dumps(to_dict(blocks, args.algorithm, version, headers.include), indent=1))
     else:
-        print(render(blocks, args.algorithm, version, headers.include))
+        print(fit_lines(render(blocks, args.algorithm, version, headers.include),
+                        output_width(args.wide)))
         tested = load_map()["versions"]
         if version not in tested:
             print(f"\nnote: the map is tested with Pinocchio {', '.join(tested)}; these headers "

@@ -5,6 +5,7 @@
     pinref trace rnea --model humanoid --cache f --joint chest2_joint
     pinref trace aba --cache a_gf --fext
     pinref trace crba --convention world          crbaWorldConvention's passes: oYcrb[1..]
+    pinref trace crba --plot M.png                and the heat map of |M|, joint blocks outlined
 
 One random state (``--seed``) of the model: q uniform in [-1, 1] per coordinate, v and a
 standard normal, tau normal x 10. ``--convention world`` traces the WORLD-frame passes of aba
@@ -12,13 +13,14 @@ and crba (abaWorldConvention, crbaWorldConvention). ``--cache`` chooses the cach
 every joint (default Yaba for aba, f for rnea, Ycrb for crba; oYaba and oYcrb in the WORLD
 convention) for each of the first six joints; ``--joint`` narrows
 the table to that joint (any joint, by name or id) and then prints the cache's full history
-for it.
+for it. Tables fit the terminal (120 columns when not one); --wide keeps one line per stop.
 """
 
 import argparse
 import time
 
 from ..cli import UsageError, add_model_arguments, model_display_name, model_from_args
+from ..textwidth import add_wide_argument, fit_lines, output_width
 
 
 def add(subparsers):
@@ -36,6 +38,9 @@ def add(subparsers):
     p.add_argument("--fext", action="store_true", help="add random external wrenches")
     p.add_argument("--convention", choices=("local", "world"), default="local",
                    help="the frame aba and crba work in (pinref.Convention; default local)")
+    p.add_argument("--plot", metavar="M.png",
+                   help="crba only: draw |M| with the joints' blocks outlined (needs matplotlib)")
+    add_wide_argument(p)
     p.set_defaults(run=run)
 
 
@@ -52,6 +57,13 @@ def run(args):
         raise UsageError(f"--seed must be an integer >= 0 (NumPy's seeds are), got {args.seed}")
     if args.convention == "world" and args.algorithm == "rnea":
         raise UsageError("--convention world: rnea has no convention (only aba and crba do)")
+    if args.plot is not None:
+        if args.algorithm != "crba":
+            raise UsageError(f"--plot draws the mass matrix M: use it with crba, not "
+                             f"{args.algorithm} (pinref trace crba --plot {args.plot})")
+        from ..experiments.energy import require_plot
+
+        require_plot(args.plot)
     model = model_from_args(args)
     if model.nv == 0:
         raise UsageError(f"model {args.model!r} has no joint with a degree of freedom: there is "
@@ -78,12 +90,19 @@ def run(args):
         raise UsageError(f"{traced} writes no cache {cache!r}; it writes "
                          f"{', '.join(written)}")
     name = model_display_name(args)
-    print(t.table(cache, joints=None if joint is None else [joint], model_name=name,
-                  pick_hint="pick another joint with --joint NAME (pinref info lists them)"))
+    width = output_width(args.wide)
+    print(fit_lines(t.table(cache, joints=None if joint is None else [joint], model_name=name,
+                            pick_hint="pick another joint with --joint NAME (pinref info lists "
+                                      "them)", width=width), width))
     if joint is not None:
         print()
-        print(t.history(cache or _default(traced), joint).text())
+        print(fit_lines(t.history(cache or _default(traced), joint).text(), width))
     print()
+    if args.plot is not None:
+        from ..figures import plot_mass_matrix
+
+        plot_mass_matrix(model, data.M, args.plot, name=name)
+        print(f"wrote {args.plot}")
     print(f"pinref trace: {traced} on {name}, {len(t)} stops, seed "
           f"{args.seed}, in {time.perf_counter() - started:.2f} s")
     return 0

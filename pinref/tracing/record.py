@@ -199,7 +199,7 @@ class Trace:
 
     def table(self, cache=None, *, call=-1, state=0, joints=None, **options):
         """The pass-by-pass table (see ``pinref.tracing.render.table``; ``options``:
-        ``model_name``, ``pick_hint``)."""
+        ``model_name``, ``pick_hint``, ``width``)."""
         from .render import table
 
         return table(self, cache=cache, call=call, state=state, joints=joints, **options)

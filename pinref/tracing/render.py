@@ -7,10 +7,12 @@ free-flyer + 2 RY model of the tutorial (``pinref.buildTutorialModel()``) the ab
 tutorial's table "stop / Yaba[1] / Yaba[2] / Yaba[3] / what is known", one row per joint step.
 """
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..textwidth import fit_table
 from . import steps as S
 
 # Short names of the stops for the tables below.
@@ -22,6 +24,9 @@ _WC_INIT, _WCF, _WCB, _WCARM, _WCCOM, _ = S.STEPS["crbaWorldConvention"]
 
 DEFAULT_CACHE = {"aba": "Yaba", "rnea": "f", "crba": "Ycrb", "abaWorldConvention": "oYaba",
                  "crbaWorldConvention": "oYcrb"}
+# A step's driver prefix (AbaLocalConventionForwardStep1, "abaLocalConvention: f[0]..."),
+# dropped from the narrow table's step column and named in its title.
+_CONVENTION = re.compile(r"^([A-Za-z]+(?:Local|World)Convention)(?:: )?")
 MAX_COLUMNS = 6   # joints shown as columns by default (the first ones); ``joints=`` picks
 
 # What becomes known at each stop ({i} joint, {p} parent, {v} its velocity slice).
@@ -274,7 +279,7 @@ class History:
 
 
 def table(trace, cache=None, *, call=-1, state=0, joints=None, model_name=None,
-          pick_hint="pass joints=[...] (ids or names) to show others"):
+          pick_hint="pass joints=[...] (ids or names) to show others", width=None):
     """The pass-by-pass table of one call: stop | cache[j] for each joint j | known at the stop.
 
     ``cache`` defaults to Yaba (aba), f (rnea), Ycrb (crba); ``joints`` (ids or names) to every
@@ -283,7 +288,10 @@ def table(trace, cache=None, *, call=-1, state=0, joints=None, model_name=None,
     ``--joint``). ``model_name`` names the model in the title (default ``model.name``).
     A cell holds how the cache stands for that joint (its last write's role, "+ Ia_3" for each
     contribution received since) and the norm of its value; "*" marks the cells written at that
-    stop, "." a cache not yet written in this call.
+    stop, "." a cache not yet written in this call. ``width`` (columns) wraps the cells to fit,
+    or splits the joints' columns into stacked tables that repeat pass, step and joint
+    (``pinref.textwidth.fit_table``), and drops the driver's prefix from the step names (the
+    title names it); None keeps one line per stop.
     """
     c = trace.call(call)
     model = c.model
@@ -312,22 +320,21 @@ def table(trace, cache=None, *, call=-1, state=0, joints=None, model_name=None,
                     norm = np.linalg.norm(_at(w.value, state, c.batch_shape))
                     state_text[j] = f"{text} |{norm:.4g}|"
                     cells[j] = "* " + state_text[j]
-        row = [str(s.pass_number), s.step,
+        row = [str(s.pass_number), s.step if width is None else _CONVENTION.sub("", s.step),
                "" if s.joint is None else f"{s.joint} {s.joint_name}"]
         row += [cells.get(j, "  " + state_text[j]) for j in joints]
         row.append(_known(s, model))
         rows.append(row)
-    widths = [max(len(r[k]) for r in [head] + rows) for k in range(len(head) - 1)]
-    lines = []
-    for r in [head] + rows:
-        lines.append("  ".join(x.ljust(w) for x, w in zip(r, widths)) + "  " + r[-1])
-        if r is head:
-            lines.append("  ".join("-" * w for w in widths) + "  " + "-" * len(head[-1]))
+    lines = fit_table(head, rows, width, key=3)
     n = int(np.prod(c.batch_shape)) if c.batch_shape else 1
     name = model_name or model.name or "an unnamed model"
     title = (f"{c.algorithm} on {name} (nq {model.nq}, nv {model.nv}, {n_joints} joints), "
              f"{len(c.snapshots)} stops")
     if joints:
         title += f"; |x| = norm of {cache} at state {state} of {n}; * = written at this stop"
+    prefixes = sorted({m.group(1)[0].upper() + m.group(1)[1:]
+                       for s in c.snapshots if (m := _CONVENTION.match(s.step))})
+    if width is not None and prefixes:
+        title += f"; steps without their prefix {', '.join(prefixes)} (--wide shows it)"
     head_lines = [title] + ([note] if note else []) + [""]
     return "\n".join(head_lines + [line.rstrip() for line in lines])

@@ -11,7 +11,7 @@ import numpy as np
 import pinocchio as pin
 import pytest
 from centroidal_cases import BATCHES, check_sequence
-from conftest import assert_close
+from conftest import assert_close, slow_cases
 from models import MODEL_NAMES, build, random_states
 from test_rnea_derivatives import constant_subspace_columns
 
@@ -26,7 +26,7 @@ def _subtree_steps(root):
             ("jacobianCenterOfMass", ("q",)), ("getJacobianSubtreeCenterOfMass", (root,))]
 
 
-@pytest.mark.parametrize("model_name", MODEL_NAMES)
+@pytest.mark.parametrize("model_name", slow_cases(MODEL_NAMES, ("tree0", "tree1")))
 def test_subtree_jacobians_match_pin_for_every_root(model_name):
     for root in range(build(model_name)[0].njoints):
         check_sequence(_subtree_steps(root), model_name, f"subtree {root}", ())

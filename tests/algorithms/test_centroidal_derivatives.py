@@ -12,7 +12,7 @@ import numpy as np
 import pinocchio as pin
 import pytest
 from centroidal_cases import BATCHES, check_sequence
-from conftest import assert_close
+from conftest import assert_close, slow_cases
 from models import MODEL_NAMES, build, random_states
 from test_rnea_derivatives import constant_subspace_columns
 
@@ -64,7 +64,7 @@ def test_identities_with_the_centroidal_map_and_momentum(model_name):
             assert_close(got[j][k], out[j][k], what=f"getter result {j}")
 
 
-@pytest.mark.parametrize("model_name", MODEL_NAMES)
+@pytest.mark.parametrize("model_name", slow_cases(MODEL_NAMES, ("tree0", "tree1")))
 def test_derivatives_against_finite_differences_of_pin(model_name):
     """Central differences (eps 1e-3 .. 1e-8) of pin.computeCentroidalMomentum (q) and
     pin.computeCentroidalMomentumTimeVariation (q, v, a): a valley below 1e-6 in q, rounding

@@ -365,6 +365,7 @@ def test_pins_positional_overloads():
         pinref.buildModelFromUrdf(path, pinref.JointModelFreeFlyer(), "base", 3)
 
 
+@pytest.mark.slow
 def test_the_load_is_linear_in_the_number_of_joints():
     """Issue 13 item 13: 2,000 joints took 2.2 s and 10,000 joints 39 s (addFrame scanned every
     frame for its name). Five times the joints must cost about five times the CPU time, not 25:

@@ -434,6 +434,7 @@ def test_command_json(capsys):
     assert data["model"]["source"] == {"model": "tutorial", "free_flyer": False}
 
 
+@pytest.mark.slow
 def test_command_speed_case_runs(capsys):
     """The acceptance case (humanoid, 100 states): it runs and passes. Its time is measured in
     docs/check.md, not asserted here (tests assert, benchmarks measure)."""

@@ -27,7 +27,7 @@ def run(capsys, *argv):
 
 
 def test_diff_with_no_arguments(capsys):
-    code, out, err = run(capsys, "diff")
+    code, out, err = run(capsys, "diff", "--wide")
     assert code == 0 and err == ""
     lines = out.splitlines()
     assert lines[0].startswith("pinref diff: model 'tutorial' (nq 9, nv 8, 3 joints); states: "
@@ -70,7 +70,7 @@ def test_diff_json(capsys):
 def test_diff_exit_1_on_a_difference(capsys):
     """ABA's backward step without the Ia c term (test_compare.py): exit 1, and the first
     divergence is joint 3's pa in pass 2."""
-    code, out, _ = run(capsys, "diff", "--states", "5")
+    code, out, _ = run(capsys, "diff", "--states", "5", "--wide")
     assert code == 1
     assert "aba   DIFFER" in out
     assert ("first divergence:" in out and f"pass 2, {S.ABA_BACKWARD}, joint 3 ry2_joint: f[3]"
@@ -155,7 +155,7 @@ def test_inconsistent_states_file_exits_2(capsys, tmp_path):
 
 
 def test_trace_prints_the_tutorial_table(capsys):
-    code, out, _ = run(capsys, "trace", "aba")
+    code, out, _ = run(capsys, "trace", "aba", "--wide")
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("aba on tutorial (nq 9, nv 8, 3 joints), 13 stops")
@@ -166,7 +166,7 @@ def test_trace_prints_the_tutorial_table(capsys):
 
 
 def test_trace_joint_and_cache(capsys):
-    code, out, _ = run(capsys, "trace", "aba", "--joint", "ry1_joint", "--cache", "f")
+    code, out, _ = run(capsys, "trace", "aba", "--joint", "ry1_joint", "--cache", "f", "--wide")
     assert code == 0
     assert out.splitlines()[2].split()[:4] == ["pass", "step", "joint", "f[2]"]
     assert "f of joint 2 ry1_joint during aba" in out
@@ -180,7 +180,7 @@ def test_trace_joint_and_cache(capsys):
 def test_trace_of_a_model_with_many_joints(capsys):
     """The humanoid (29 joints): the first six joints' Yaba columns, a note naming --joint, and
     the model named as on the command line."""
-    code, out, _ = run(capsys, "trace", "aba", "--model", "humanoid")
+    code, out, _ = run(capsys, "trace", "aba", "--model", "humanoid", "--wide")
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("aba on humanoid (nq 35, nv 34, 29 joints), 117 stops; |x| = "
@@ -190,7 +190,8 @@ def test_trace_of_a_model_with_many_joints(capsys):
     assert lines[3].split()[3:9] == [f"Yaba[{j}]" for j in range(1, 7)]
     assert "* IA_1 (root, full) |" in out
     assert lines[-1].startswith("pinref trace: aba on humanoid, 117 stops")
-    code, out, _ = run(capsys, "trace", "aba", "--model", "humanoid", "--joint", "chest2_joint")
+    code, out, _ = run(capsys, "trace", "aba", "--model", "humanoid", "--joint", "chest2_joint",
+                       "--wide")
     assert code == 0 and out.splitlines()[2].split()[3] == "Yaba[15]"
 
 
@@ -306,7 +307,8 @@ def test_progress_on_a_terminal_during_a_long_run(capsys, monkeypatch):
 
 
 def test_diff_and_trace_in_the_world_convention(capsys):
-    code, out, _ = run(capsys, "diff", "--convention", "world", "--states", "4", "--fext")
+    code, out, _ = run(capsys, "diff", "--convention", "world", "--states", "4", "--fext",
+                       "--wide")
     assert code == 0 and "convention: WORLD (crba, aba)" in out.splitlines()[0]
     assert "crba WORLD  agree" in out and "aba WORLD   agree" in out
     assert out.splitlines()[-1].startswith(
@@ -317,7 +319,7 @@ def test_diff_and_trace_in_the_world_convention(capsys):
     assert code == 0 and "of of joint 3 ry2_joint during abaWorldConvention" in out
     assert out.splitlines()[-1].startswith("pinref trace: abaWorldConvention on tutorial, 13 "
                                            "stops")
-    code, out, _ = run(capsys, "trace", "crba", "--convention", "world")
+    code, out, _ = run(capsys, "trace", "crba", "--convention", "world", "--wide")
     assert code == 0 and "oYcrb[1]" in out.splitlines()[2]
     code, out, err = run(capsys, "trace", "rnea", "--convention", "world")
     assert code == 2 and out == "" and "rnea has no convention" in err

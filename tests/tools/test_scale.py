@@ -84,6 +84,7 @@ def test_progress_is_called_per_chunk():
                      ("aba: states", 4, 10), ("aba: states", 8, 10), ("aba: states", 10, 10)]
 
 
+@pytest.mark.slow
 def test_a_mutation_is_caught_at_20000_humanoid_states_in_bounded_memory():
     """Issue 13: at scale the planted mistake is still found, where it is planted (the last
     leaf's pa in ABA's backward pass), in every state, and no process passes 2 GB."""
