@@ -80,6 +80,7 @@ _AXIS_JOINTS = {
 _UNIT_AXES = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 _IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 _ZERO3 = (0.0, 0.0, 0.0)
+_IDENTITY_POSE = (_IDENTITY, _ZERO3)
 _NORMAL_MIN = sys.float_info.min
 _INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 # --- public entry points -----------------------------------------------------------------
@@ -241,6 +242,7 @@ def _build(data, source, root_joint, root_joint_name, model, mimic, strict):
             builder.add_joint_and_body
         body_frame[link.name] = add(body_frame[joint.parent], joint, link)
         stack.extend(children[link.name][::-1])
+    builder.finish()
     if len(body_frame) < len(links):
         lost = [name for name in links if name not in body_frame]
         raise reader.error(links[lost[0]].element, f"the links {lost} cannot be reached from "
@@ -398,23 +400,33 @@ def _resource_path(name, dirs):
 
 
 class _Builder:
-    """Pinocchio's ``UrdfVisitor`` on a fresh Model. Its frames are added through ``add_frame``,
-    which is ``Model.addFrame`` (a frame of an existing name and type is not added again: its
-    id is returned) with an index of the (name, type) pairs instead of a scan of
-    ``model.frames``, so a load is linear in the number of links (docs/urdf.md, Speed)."""
+    """Pinocchio's ``UrdfVisitor`` on a Model, in two parts so a load stays linear and cheap.
+
+    Frames are added through ``add_frame``: ``Model.addFrame`` (a frame of an existing name and
+    type is not added again: its id is returned) with an index of the (name, type) pairs
+    instead of a scan of ``model.frames`` (docs/urdf.md, Speed). Placements are composed on
+    nested tuples (``_compose``, Eigen's rounding). Each ``inertias[joint] += M.act(Y)`` that
+    Pinocchio's addFrame and appendBodyToJoint do, one at a time, is recorded in ``merges``
+    in Pinocchio's order, and ``finish`` runs them all: one batched ``SE3.act``, then one
+    batched ``+=`` for each rank (the k-th merge into every joint at once), so each joint's
+    merges keep their order and their sum is Pinocchio's."""
 
     def __init__(self, name, model):
         self.model = model
         self.model.name = name
         self.frame_ids = {(f.name, f.type): k for k, f in enumerate(self.model.frames)}
+        self.poses = [_pose(f.placement) for f in self.model.frames]
+        self.merges = []  # (joint id, pose, Y or None for zero), Pinocchio's order
 
-    def add_frame(self, frame):
-        """``model.addFrame(frame)``: the frame's id; its inertia joins its joint's body."""
-        key = (frame.name, frame.type)
+    def add_frame(self, name, joint_id, parent_frame, pose, frame_type, Y=None):
+        """``model.addFrame(Frame(name, joint_id, parent_frame, pose, frame_type, Y))``: the
+        frame's id; its inertia Y (zero by default) is to join the joint's body."""
+        key = (name, frame_type)
         if key not in self.frame_ids:
-            self.model.frames.append(frame)
-            self.model._append_inertia(frame.parentJoint,
-                                       frame.placement.act(frame.inertia))
+            self.model.frames.append(Frame(name, joint_id, parent_frame, _se3(pose), frame_type,
+                                           Inertia.Zero() if Y is None else Y))
+            self.poses.append(pose)
+            self.merges.append((joint_id, pose, Y))
             self.frame_ids[key] = len(self.model.frames) - 1
         return self.frame_ids[key]
 
@@ -422,45 +434,76 @@ class _Builder:
         """``addRootJoint``; returns the root link's BODY frame id."""
         if root_joint is None:
             universe = self.model.frames[0]
-            return self.add_frame(Frame(root.name, universe.parentJoint, 0,
-                                        universe.placement.copy(), FrameType.BODY, root.inertia))
+            return self.add_frame(root.name, universe.parentJoint, 0, self.poses[0],
+                                  FrameType.BODY, root.inertia)
         joint_id = self.model.addJoint(0, root_joint, SE3.Identity(), root_joint_name)
         return self.append_body(self.add_joint_frame(joint_id, 0), root.inertia, root.name)
 
     def add_joint_and_body(self, parent_frame, joint, link):
         """``addJointAndBody``: the joint, its JOINT frame and the link's body; the BODY frame
         id."""
-        frame = self.model.frames[parent_frame]
-        joint_id = self.model.addJoint(frame.parentJoint, _joint_model(joint),
-                                       _compose(frame.placement, joint.origin), joint.name,
-                                       *_joint_limits(joint))
+        joint_id = self.model.addJoint(
+            self.model.frames[parent_frame].parentJoint, _joint_model(joint),
+            _se3(_compose(self.poses[parent_frame], joint.origin)), joint.name,
+            *_joint_limits(joint))
         return self.append_body(self.add_joint_frame(joint_id, parent_frame), link.inertia,
                                 link.name)
 
     def add_fixed_joint_and_body(self, parent_frame, joint, link):
         """``addFixedJointAndBody``: a FIXED_JOINT frame carrying the link's inertia (addFrame
         adds it to the parent joint's body) and the link's BODY frame; the BODY frame id."""
-        frame = self.model.frames[parent_frame]
-        placement = _compose(frame.placement, joint.origin)
-        fixed_frame = self.add_frame(Frame(joint.name, frame.parentJoint, parent_frame,
-                                           placement, FrameType.FIXED_JOINT, link.inertia))
-        return self.add_frame(Frame(link.name, frame.parentJoint, fixed_frame,
-                                    placement.copy(), FrameType.BODY))
+        joint_id = self.model.frames[parent_frame].parentJoint
+        pose = _compose(self.poses[parent_frame], joint.origin)
+        fixed_frame = self.add_frame(joint.name, joint_id, parent_frame, pose,
+                                     FrameType.FIXED_JOINT, link.inertia)
+        return self.add_frame(link.name, joint_id, fixed_frame, pose, FrameType.BODY)
 
     def add_joint_frame(self, joint_id, parent_frame):
         """``model.addJointFrame(joint_id, parent_frame)``."""
-        return self.add_frame(Frame(self.model.names[joint_id], joint_id, parent_frame,
-                                    SE3.Identity(), FrameType.JOINT))
+        return self.add_frame(self.model.names[joint_id], joint_id, parent_frame, _IDENTITY_POSE,
+                              FrameType.JOINT)
 
     def append_body(self, joint_frame, Y, body_name):
         """``UrdfVisitor::appendBodyToJoint`` (body placement = identity): Y joins the joint's
         body unless it is exactly zero (``Y.isZero(0)``); then the BODY frame."""
-        frame = self.model.frames[joint_frame]
-        p = _compose(frame.placement, SE3.Identity())
+        joint_id = self.model.frames[joint_frame].parentJoint
+        pose = _compose(self.poses[joint_frame], _IDENTITY_POSE)
         if Y.mass != 0.0 or Y.lever.any() or Y.inertia.any():
-            self.model.appendBodyToJoint(frame.parentJoint, Y, p)
-        return self.add_frame(Frame(body_name, frame.parentJoint, joint_frame, p,
-                                    FrameType.BODY))
+            self.merges.append((joint_id, pose, Y))
+            self.model.nbodies += 1
+        return self.add_frame(body_name, joint_id, joint_frame, pose, FrameType.BODY)
+
+    def finish(self):
+        """Run the recorded merges ``inertias[joint] += M.act(Y)``: every action in one batched
+        call, then the k-th merge into every joint in one batched ``+=``, k = 0, 1, ..."""
+        joints = [joint_id for joint_id, _, _ in self.merges]
+        rank, count = [], {}
+        for joint_id in joints:
+            rank.append(count.get(joint_id, 0))
+            count[joint_id] = rank[-1] + 1
+        slot = {joint_id: k for k, joint_id in enumerate(count)}
+        zero = Inertia.Zero()
+        bodies = [zero if Y is None else Y for _, _, Y in self.merges]
+        acted = SE3.unchecked(np.array([pose[0] for _, pose, _ in self.merges]),
+                              np.array([pose[1] for _, pose, _ in self.merges])).act(
+            Inertia.unchecked(np.array([Y.mass for Y in bodies]),
+                              np.array([Y.lever for Y in bodies]),
+                              np.array([Y.inertia for Y in bodies])))
+        start = [self.model.inertias[joint_id] for joint_id in count]
+        m, c, I = (np.array([Y.mass for Y in start]), np.array([Y.lever for Y in start]),
+                   np.array([Y.inertia for Y in start]))
+        rank, where = np.array(rank), np.array([slot[joint_id] for joint_id in joints])
+        for k in range(max(count.values(), default=0)):
+            rows = np.flatnonzero(rank == k)
+            into = where[rows]
+            merged = Inertia.unchecked(m[into], c[into], I[into])
+            merged += Inertia.unchecked(acted.mass[rows], acted.lever[rows],
+                                        acted.inertia[rows])
+            m[into], c[into], I[into] = merged.mass, merged.lever, merged.inertia
+        for k, joint_id in enumerate(count):
+            self.model.inertias[joint_id] = Inertia.unchecked(m[k].copy(), c[k].copy(),
+                                                              I[k].copy())
+        self.merges = []
 
 
 def _joint_model(joint):
@@ -696,8 +739,8 @@ class _Reader:
         ``addLinkGeometryToGeomModel``): placement = the link's BODY frame placement times the
         <origin>; the shape of <geometry>; for a visual with a material, its colour (black
         by default, urdfdom's Color) and texture, and overrideMaterial True."""
-        R, p = self.pose(element.first("origin"), link.element)
-        placement = _compose(frame.placement, SE3.unchecked(np.array(R), np.array(p)))
+        placement = _se3(_compose(_pose(frame.placement),
+                                  self.pose(element.first("origin"), link.element)))
         geometry, mesh_path, scale = self.shape(self.child(element, "geometry", link.element),
                                                 link.element, dirs, element.attrib.get("name"))
         override, color, texture = False, DEFAULT_COLOR, ""
@@ -754,8 +797,7 @@ class _Reader:
                              f"{', '.join(JOINT_TYPES[:-1])} or {JOINT_TYPES[-1]}")
         joint.parent = self.link_name(element, "parent")
         joint.child = self.link_name(element, "child")
-        R, p = self.pose(element.first("origin"), element)
-        joint.origin = SE3.unchecked(np.array(R), np.array(p))
+        joint.origin = self.pose(element.first("origin"), element)
         joint.axis = _UNIT_AXES[0]
         axis = element.first("axis")
         if axis is not None and joint.type not in ("fixed", "floating"):
@@ -1006,11 +1048,21 @@ def _transpose3(A):
 
 
 def _compose(aMb, bMc):
-    """``aMb * bMc = (R1 R2, p1 + R1 p2)``, rounded as Pinocchio's SE3 product."""
-    R1, p1 = aMb.rotation.tolist(), aMb.translation.tolist()
-    R2, p2 = bMc.rotation.tolist(), bMc.translation.tolist()
+    """``aMb * bMc = (R1 R2, p1 + R1 p2)`` of two poses ``(R, p)`` (nested tuples), rounded as
+    Pinocchio's SE3 product."""
+    (R1, p1), (R2, p2) = aMb, bMc
     R1p2 = _matvec3(R1, p2)
-    return SE3.unchecked(np.array(_matmul3(R1, R2)), np.array([p1[k] + R1p2[k] for k in range(3)]))
+    return _matmul3(R1, R2), (p1[0] + R1p2[0], p1[1] + R1p2[1], p1[2] + R1p2[2])
+
+
+def _pose(M):
+    """The pose ``(R, p)`` (nested tuples) of the SE3 ``M``."""
+    return tuple(map(tuple, M.rotation.tolist())), tuple(M.translation.tolist())
+
+
+def _se3(pose):
+    """The SE3 of the pose ``(R, p)``."""
+    return SE3.unchecked(np.array(pose[0]), np.array(pose[1]))
 
 
 def _is_approx(a, b, prec=1e-12):
