@@ -170,7 +170,7 @@ def link_inertia_problems(filename):
     model-consistency group reads it for a model loaded from a URDF)."""
     path = _path(filename)
     reader = _Reader(path)
-    reader.robot(_parse_xml(_read_file(path), path))
+    reader.robot(_parse_xml(_read_file(path), path, geometry=False))
     return [(link.attrib["name"], link.line, problem)
             for link, problem in reader.inertia_problems]
 
@@ -221,7 +221,7 @@ def _build(data, source, root_joint, root_joint_name, model, mimic, strict):
     if root_joint is not None and not root_joint_name:
         raise URDFError("root_joint was given without a name: pass root_joint_name")
     reader = _Reader(source)
-    name, links, joints = reader.robot(_parse_xml(data, source))
+    name, links, joints = reader.robot(_parse_xml(data, source, geometry=False))
     root, children = _tree(reader, links, joints)
     if strict and reader.malformed:
         raise reader.malformed[0][0]
@@ -436,7 +436,8 @@ class _Builder:
         self.model.name = name
         self.frame_ids = {(f.name, f.type): k for k, f in enumerate(self.model.frames)}
         self.poses = [_pose(f.placement) for f in self.model.frames]
-        self.merges = []  # (joint id, pose, Y or None for zero), Pinocchio's order
+        self.merges = []  # (joint id, pose, Y), Pinocchio's order
+        self.masses = {}  # joint id -> (its mass after the merges so far, whether it is zero)
         self.limits = []  # (joint id, its addJoint limits), written by finish
 
     def add_frame(self, name, joint_id, parent_frame, pose, frame_type, Y=None):
@@ -447,9 +448,25 @@ class _Builder:
             self.model.frames.append(Frame(name, joint_id, parent_frame, _se3(pose), frame_type,
                                            Inertia.Zero() if Y is None else Y))
             self.poses.append(pose)
-            self.merges.append((joint_id, pose, Y))
+            self.merge(joint_id, pose, Y)
             self.frame_ids[key] = len(self.model.frames) - 1
         return self.frame_ids[key]
+
+    def merge(self, joint_id, pose, Y):
+        """Record ``inertias[joint_id] += pose.act(Y)`` (Y None: zero). A zero Y is dropped
+        where the merge leaves the inertia exactly as it is: while the joint's inertia is zero,
+        and where its mass m has m (1 / max(m, eps)) == 1 (``Inertia +=`` then multiplies the
+        lever by 1 and adds zeros)."""
+        if joint_id not in self.masses:
+            Y0 = self.model.inertias[joint_id]
+            self.masses[joint_id] = (float(Y0.mass), not (Y0.mass or Y0.lever.any()
+                                                          or Y0.inertia.any()))
+        mass, zero = self.masses[joint_id]
+        if Y is None and (zero or mass * (1.0 / max(mass, K.EPS)) == 1.0):
+            return
+        if Y is not None:
+            self.masses[joint_id] = (mass + float(Y.mass), False)
+        self.merges.append((joint_id, pose, Y))
 
     def add_root(self, root, root_joint, root_joint_name):
         """``addRootJoint``; returns the root link's BODY frame id."""
@@ -490,7 +507,7 @@ class _Builder:
         joint_id = self.model.frames[joint_frame].parentJoint
         pose = self.poses[joint_frame]  # = pose * Identity, which Eigen rounds to pose exactly
         if Y.mass != 0.0 or Y.lever.any() or Y.inertia.any():
-            self.merges.append((joint_id, pose, Y))
+            self.merge(joint_id, pose, Y)
             self.model.nbodies += 1
         return self.add_frame(body_name, joint_id, joint_frame, pose, FrameType.BODY)
 
@@ -530,7 +547,7 @@ class _Builder:
                                                        acted.inertia[rows])
         for k, joint_id in enumerate(count):
             model.inertias[joint_id] = Inertia.unchecked(m[k].copy(), c[k].copy(), I[k].copy())
-        self.merges = []
+        self.merges, self.masses = [], {}
 
 
 def _joint_model(joint):
@@ -991,7 +1008,7 @@ class _Element:
         return [child for child in self.children if child.tag == tag]
 
 
-def _parse_xml(data, source):
+def _parse_xml(data, source, geometry=True):
     """The root element of ``data``, read by expat with every entity declaration refused.
 
     Entity declarations can only come in the DTD, before the root element, and an entity
@@ -1002,7 +1019,8 @@ def _parse_xml(data, source):
     what the elements hold, and urdfdom (tinyxml2) reads no DTD. A BOM and blanks before the
     XML declaration, which urdfdom skips, are dropped first (line numbers still count them).
     Only the root's <link>, <joint> and <material> children are kept, with all they hold: the
-    rest (<gazebo>, <transmission>, ...) is checked for well-formedness and dropped.
+    rest (<gazebo>, <transmission>, ...) is checked for well-formedness and dropped, and so are
+    the links' <visual> and <collision> elements without ``geometry`` (the model reads none).
     """
     data, skipped_lines = _skip_before_declaration(data)
     parser = expat.ParserCreate()
@@ -1013,11 +1031,14 @@ def _parse_xml(data, source):
     def line():
         return parser.CurrentLineNumber + skipped_lines
 
-    skipped = 0  # depth inside an element urdfdom does not read (<gazebo>, <transmission>)
+    skipped = 0  # depth inside an element not kept (<gazebo>, <transmission>, ...)
+    dropped = () if geometry else ("visual", "collision")
 
     def start(tag, attrib):
         nonlocal skipped
-        if skipped or (len(stack) == 2 and tag not in _ROBOT_CHILDREN):
+        depth = len(stack)
+        if skipped or (depth == 2 and tag not in _ROBOT_CHILDREN) or (
+                depth == 3 and tag in dropped and stack[2].tag == "link"):
             skipped += 1
             return
         element = _Element(tag, attrib, line())
