@@ -626,6 +626,7 @@ class _Reader:
         self.inertia_problems = []  # (link element, problem), document order
         self.tensors = []  # (link element, rotational inertia as written), document order
         self.malformed = []  # (URDFError, what Pinocchio builds): <inertial>s urdfdom cannot read
+        self.read_numbers = {}  # (text, count) -> the numbers, for ``numbers``
 
     def inertia_report(self, outcome):
         """The message listing every link of ``inertia_problems``, one a line."""
@@ -674,7 +675,15 @@ class _Reader:
     def numbers(self, text, count, owner, what):
         """``count`` floats separated by blanks, as C++ ``istream >> double`` reads them:
         decimal, finite; no inf, nan, hex or digit separators; a single number (urdfdom's
-        ``strToDouble``) with no blank after it."""
+        ``strToDouble``) with no blank after it. A tuple; each text is read once ("0" and
+        "0 0 0" come back often)."""
+        values = self.read_numbers.get((text, count))
+        if values is None:
+            values = self.read_numbers[text, count] = tuple(self.parse_numbers(text, count,
+                                                                               owner, what))
+        return values
+
+    def parse_numbers(self, text, count, owner, what):
         parts = text.split()
         if count == 1 and text[-1:].isspace() and len(parts) == 1:
             raise self.error(owner, f"{what} = {text!r}: a blank after the number (urdfdom "
@@ -703,7 +712,7 @@ class _Reader:
     def position(self, origin, owner):
         """p of an <origin xyz> (zero without xyz)."""
         xyz = origin.attrib.get("xyz")
-        return _ZERO3 if xyz is None else tuple(self.numbers(xyz, 3, owner, "<origin> xyz"))
+        return _ZERO3 if xyz is None else self.numbers(xyz, 3, owner, "<origin> xyz")
 
     def rotation(self, origin, owner):
         """R of an <origin rpy> (identity without rpy)."""
@@ -875,8 +884,8 @@ class _Reader:
         if shape.tag == "mesh":
             filename = self.attribute(shape, "filename", owner)
             scale = shape.attrib.get("scale")
-            scale = (1.0, 1.0, 1.0) if scale is None else tuple(
-                self.numbers(scale, 3, owner, "<mesh> scale"))
+            scale = (1.0, 1.0, 1.0) if scale is None else self.numbers(scale, 3, owner,
+                                                                        "<mesh> scale")
             path = _resource_path(filename, dirs)
             if not path or not os.path.exists(path):
                 raise self.error(owner, f"the mesh {filename!r} could not be found (searched "
@@ -902,8 +911,8 @@ class _Reader:
         axis = element.first("axis")
         if axis is not None and joint.type not in ("fixed", "floating"):
             xyz = axis.attrib.get("xyz")
-            joint.axis = _ZERO3 if xyz is None else tuple(self.numbers(xyz, 3, element,
-                                                                       "<axis> xyz"))
+            joint.axis = _ZERO3 if xyz is None else self.numbers(xyz, 3, element,
+                                                                 "<axis> xyz")
         if joint.type in _AXIS_JOINTS and joint.axis == _ZERO3:
             raise self.error(element, "the <axis> is the zero vector; a joint axis needs a "
                              "direction")
