@@ -520,7 +520,8 @@ class _Builder:
             rows = [getattr(model, starts)[joint_id] + i for joint_id, _ in self.limits
                     for i in range(getattr(model, sizes)[joint_id])]
             getattr(model, field)[rows] = [x for _, limits in self.limits for x in limits[k]]
-        self.limits = []
+        if not self.merges:
+            return
         joints = [joint_id for joint_id, _, _ in self.merges]
         rank, count = [], {}
         for joint_id in joints:
@@ -547,7 +548,6 @@ class _Builder:
                                                        acted.inertia[rows])
         for k, joint_id in enumerate(count):
             model.inertias[joint_id] = Inertia.unchecked(m[k].copy(), c[k].copy(), I[k].copy())
-        self.merges, self.masses = [], {}
 
 
 def _joint_model(joint):
