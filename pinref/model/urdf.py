@@ -50,8 +50,8 @@ from xml.parsers import expat
 
 import numpy as np
 
-from ..errors import (DuplicateJointNameWarning, InertiaError, InertiaWarning,
-                      MalformedInertialWarning, UnsupportedError, URDFError)
+from ..errors import (ArgumentTypeError, DuplicateJointNameWarning, InertiaError,
+                      InertiaWarning, MalformedInertialWarning, UnsupportedError, URDFError)
 from ..joints import (JointModel, JointModelFreeFlyer, JointModelPlanar,
                       JointModelPrismaticUnaligned, JointModelPX, JointModelPY, JointModelPZ,
                       JointModelRevoluteUnaligned, JointModelRevoluteUnboundedUnaligned,
@@ -288,7 +288,8 @@ def buildGeomFromUrdf(model, filename, geom_type, geometry_model=None, package_d
         ``GeometryType.VISUAL`` (each <visual>) or ``GeometryType.COLLISION`` (each
         <collision>).
     geometry_model : GeometryModel, optional
-        Appended to and returned; a new one by default.
+        Appended to and returned; a new one by default. Pinocchio's overloads without it take
+        the package directories in its place: a str, path or list there is ``package_dirs``.
     package_dirs : str or list of str, optional
         Where ``package://`` and relative mesh paths are searched, before the directories of
         ``ROS_PACKAGE_PATH`` and ``AMENT_PREFIX_PATH``/share, as Pinocchio does.
@@ -311,6 +312,12 @@ def buildGeomFromUrdf(model, filename, geom_type, geometry_model=None, package_d
     if geom_type not in (GeometryType.VISUAL, GeometryType.COLLISION):
         raise URDFError(f"buildGeomFromUrdf: geom_type must be pinref.GeometryType.VISUAL or "
                         f"COLLISION, not {geom_type!r}")
+    if isinstance(geometry_model, (str, os.PathLike, list, tuple)):
+        geometry_model, package_dirs = None, geometry_model  # (model, file, type, dirs)
+    if geometry_model is not None and not isinstance(geometry_model, GeometryModel):
+        raise ArgumentTypeError(f"buildGeomFromUrdf: geometry_model must be a pinref "
+                                f"GeometryModel (or the package directories), not "
+                                f"{K.type_name(geometry_model)}")
     path = _path(filename)
     reader = _Reader(path)
     root_element = _parse_xml(_read_file(path), path)
