@@ -20,7 +20,8 @@ from .robot_wrapper import RobotWrapper
 from .spatial import *  # noqa: F401,F403
 from .spatial import __all__ as _spatial_all
 from .tracing import trace
-from .version import __raw_version__, checkVersionAtLeast, printVersion
+from .version import __raw_version__  # noqa: F401  (pin.__raw_version__)
+from .version import checkVersionAtLeast, printVersion
 
 # pin's Python modules (``pin.utils``, ``pin.explog``, ``pin.rpy``, ``pin.liegroups``,
 # ``pin.cholesky``), after the core they build on.

@@ -27,7 +27,7 @@ from ..errors import (
     ShapeError,
 )
 from ..model.loading import load_model, with_free_flyer
-from ..model.states import random_states
+from ..tracing.states import random_states
 from ..tracing import trace
 from . import reference as R
 from .bridge import import_pinocchio, is_pinocchio_model

@@ -336,8 +336,9 @@ def test_a_joint_named_like_the_root_joint_loads_as_pin_with_a_warning(name):
     assert list(pmodel.names) == ["universe", joint_name, "j", joint_name]
     assert_fields_equal(model_fields(model), model_fields(pmodel), tol=1e-15)
     message = str(caught[0].message)
-    for fragment in ["URDF string, line 7", f'<joint name="{joint_name}">', "id 1, which getJointId finds", "id 3",
-                     "'c' joins the root joint's body", "strict=True"]:
+    for fragment in ["URDF string, line 7", f'<joint name="{joint_name}">', "id 3",
+                     "id 1, which getJointId finds", "'c' joins the root joint's body",
+                     "strict=True"]:
         assert fragment in message, f"{fragment!r} not in: {message}"
     with pytest.raises(URDFError, match=f'line 7: <joint name="{joint_name}">: the root joint'):
         pinref.buildModelFromXML(xml, pinref.JointModelFreeFlyer(), *names, strict=True)

@@ -18,7 +18,7 @@ from pinref.checking.drills import aba_without_Ia_c
 from pinref.compare import compare
 from pinref.compare.diff import CONDITIONING_FACTOR, STATES_BYTES_LIMIT
 from pinref.errors import ArgumentTypeError, ArgumentValueError, ModelError, ShapeError
-from pinref.model.states import random_states
+from pinref.tracing.states import random_states
 from pinref.tracing import steps as S
 
 EPS = np.finfo(float).eps
