@@ -432,17 +432,20 @@ class _Builder:
     Frames are added through ``add_frame``: ``Model.addFrame`` (a frame of an existing name and
     type is not added again: its id is returned) with an index of the (name, type) pairs
     instead of a scan of ``model.frames`` (docs/urdf.md, Speed). Placements are composed on
-    nested tuples (``_compose``, Eigen's rounding). Each ``inertias[joint] += M.act(Y)`` that
-    Pinocchio's addFrame and appendBodyToJoint do, one at a time, is recorded in ``merges``
-    in Pinocchio's order, and ``finish`` runs them all: one batched ``SE3.act``, then one
+    nested tuples (``_compose``, Eigen's rounding). ``finish`` appends the new frames to
+    ``model.frames`` (their placements and zero inertias views of one array each) and runs each
+    ``inertias[joint] += M.act(Y)`` that Pinocchio's addFrame and appendBodyToJoint do, one at
+    a time, recorded in ``merges`` in Pinocchio's order: one batched ``SE3.act``, then one
     batched ``+=`` for each rank (the k-th merge into every joint at once), so each joint's
-    merges keep their order and their sum is Pinocchio's."""
+    merges keep their order."""
 
     def __init__(self, name, model):
         self.model = model
         self.model.name = name
         self.frame_ids = {(f.name, f.type): k for k, f in enumerate(self.model.frames)}
         self.poses = [_pose(f.placement) for f in self.model.frames]
+        self.frame_joints = [f.parentJoint for f in self.model.frames]
+        self.new_frames = []  # (name, joint id, parent frame, type, Y or None), for finish
         self.merges = []  # (joint id, pose, Y), Pinocchio's order
         self.masses = {}  # joint id -> (its mass after the merges so far, whether it is zero)
         self.limits = []  # (joint id, its addJoint limits), written by finish
@@ -452,11 +455,11 @@ class _Builder:
         frame's id; its inertia Y (zero by default) is to join the joint's body."""
         key = (name, frame_type)
         if key not in self.frame_ids:
-            self.model.frames.append(Frame(name, joint_id, parent_frame, _se3(pose), frame_type,
-                                           Inertia.Zero() if Y is None else Y))
+            self.frame_ids[key] = len(self.poses)
+            self.new_frames.append((name, joint_id, parent_frame, frame_type, Y))
             self.poses.append(pose)
+            self.frame_joints.append(joint_id)
             self.merge(joint_id, pose, Y)
-            self.frame_ids[key] = len(self.model.frames) - 1
         return self.frame_ids[key]
 
     def merge(self, joint_id, pose, Y):
@@ -478,8 +481,7 @@ class _Builder:
     def add_root(self, root, root_joint, root_joint_name):
         """``addRootJoint``; returns the root link's BODY frame id."""
         if root_joint is None:
-            universe = self.model.frames[0]
-            return self.add_frame(root.name, universe.parentJoint, 0, self.poses[0],
+            return self.add_frame(root.name, self.frame_joints[0], 0, self.poses[0],
                                   FrameType.BODY, root.inertia)
         joint_id = self.model.addJoint(0, root_joint, SE3.Identity(), root_joint_name)
         return self.append_body(self.add_joint_frame(joint_id, 0), root.inertia, root.name)
@@ -488,7 +490,7 @@ class _Builder:
         """``addJointAndBody``: the joint, its JOINT frame and the link's body; the BODY frame
         id."""
         joint_id = self.model.addJoint(
-            self.model.frames[parent_frame].parentJoint, _joint_model(joint),
+            self.frame_joints[parent_frame], _joint_model(joint),
             _se3(_compose(self.poses[parent_frame], joint.origin)), joint.name)
         self.limits.append((joint_id, _joint_limits(joint)))
         return self.append_body(self.add_joint_frame(joint_id, parent_frame), link.inertia,
@@ -497,7 +499,7 @@ class _Builder:
     def add_fixed_joint_and_body(self, parent_frame, joint, link):
         """``addFixedJointAndBody``: a FIXED_JOINT frame carrying the link's inertia (addFrame
         adds it to the parent joint's body) and the link's BODY frame; the BODY frame id."""
-        joint_id = self.model.frames[parent_frame].parentJoint
+        joint_id = self.frame_joints[parent_frame]
         pose = _compose(self.poses[parent_frame], joint.origin)
         fixed_frame = self.add_frame(joint.name, joint_id, parent_frame, pose,
                                      FrameType.FIXED_JOINT, link.inertia)
@@ -511,7 +513,7 @@ class _Builder:
     def append_body(self, joint_frame, Y, body_name):
         """``UrdfVisitor::appendBodyToJoint`` (body placement = identity): Y joins the joint's
         body unless it is exactly zero (``Y.isZero(0)``); then the BODY frame."""
-        joint_id = self.model.frames[joint_frame].parentJoint
+        joint_id = self.frame_joints[joint_frame]
         pose = self.poses[joint_frame]  # = pose * Identity, which Eigen rounds to pose exactly
         if Y.mass != 0.0 or Y.lever.any() or Y.inertia.any():
             self.merge(joint_id, pose, Y)
@@ -519,10 +521,18 @@ class _Builder:
         return self.add_frame(body_name, joint_id, joint_frame, pose, FrameType.BODY)
 
     def finish(self):
-        """Write the joints' limits (addJoint's, one assignment per field) and run the recorded
-        merges ``inertias[joint] += M.act(Y)``: every action in one batched call, then the
-        k-th merge into every joint in one batched ``+=``, k = 0, 1, ..."""
+        """Append the new frames, write the joints' limits (addJoint's, one assignment per
+        field) and run the recorded merges ``inertias[joint] += M.act(Y)``: every action in one
+        batched call, then the k-th merge into every joint in one batched ``+=``, k = 0, 1, ..."""
         model = self.model
+        poses = self.poses[len(model.frames):]
+        R, p = np.array([pose[0] for pose in poses]), np.array([pose[1] for pose in poses])
+        n = len(poses)
+        m0, c0, I0 = np.zeros(n), np.zeros((n, 3)), np.zeros((n, 3, 3))
+        model.frames.extend(
+            Frame(name, joint_id, parent, SE3.unchecked(R[k], p[k]), frame_type,
+                  Inertia.unchecked(m0[k, ...], c0[k], I0[k]) if Y is None else Y)
+            for k, (name, joint_id, parent, frame_type, Y) in enumerate(self.new_frames))
         for k, (field, sizes, starts) in enumerate(_LIMIT_FIELDS):
             rows = [getattr(model, starts)[joint_id] + i for joint_id, _ in self.limits
                     for i in range(getattr(model, sizes)[joint_id])]
