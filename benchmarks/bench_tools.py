@@ -105,7 +105,7 @@ def main():
     parser.add_argument("--diff-only", action="store_true", help="only part 3")
     args = parser.parse_args()
     from pinref.model.loading import load_model
-    from pinref.model.states import random_states
+    from pinref.tracing.states import random_states
 
     model = load_model(args.model)
     one = random_states(model, 1, 0)

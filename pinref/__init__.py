@@ -20,6 +20,8 @@ from .robot_wrapper import RobotWrapper
 from .spatial import *  # noqa: F401,F403
 from .spatial import __all__ as _spatial_all
 from .tracing import trace
+from .version import __raw_version__  # noqa: F401  (pin.__raw_version__)
+from .version import checkVersionAtLeast, printVersion
 
 # pin's Python modules (``pin.utils``, ``pin.explog``, ``pin.rpy``, ``pin.liegroups``,
 # ``pin.cholesky``), after the core they build on.
@@ -31,5 +33,5 @@ __version__ = "0.1.0"
 
 __all__ = ["errors", "aba", "crba", "rnea", "check", "from_pinocchio", "to_pinocchio", "trace",
            "cholesky", "explog", "liegroups", "rpy", "utils", "exp", "log", "LieGroup",
-           "RobotWrapper",
+           "RobotWrapper", "printVersion", "checkVersionAtLeast",
            *_spatial_all, *_joints_all, *_model_all, *_algorithms_all]

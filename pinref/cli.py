@@ -24,7 +24,8 @@ sets its handler with ``parser.set_defaults(run=handler)`` (``handler(args)`` re
 code), then add one line ``"package.module:add"`` to ``SUBCOMMANDS``. Raise ``UsageError`` (or
 any ``pinref.errors.PinrefError``) for bad input: ``main`` prints it and exits with 2. Any
 other exception is a bug and propagates with its traceback; a command that needs Pinocchio
-calls ``require_pinocchio()``, which turns the missing package into a UsageError.
+calls ``pinref.compare.command.require_pinocchio()``, which turns the missing package into a
+MissingDependencyError (a UsageError).
 """
 
 import argparse
@@ -56,17 +57,6 @@ class UsageError(Exception):
 class MissingDependencyError(UsageError, ImportError):
     """An optional dependency (Pinocchio) is not installed: printed with the install command,
     exit code 2."""
-
-
-def require_pinocchio():
-    """The ``pinocchio`` module, or a MissingDependencyError naming ``pip install 'pinref[pin]'``.
-    """
-    from .compare.bridge import import_pinocchio
-
-    try:
-        return import_pinocchio()
-    except ImportError as err:
-        raise MissingDependencyError(str(err)) from None
 
 
 def model_display_name(args):

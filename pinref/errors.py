@@ -13,11 +13,13 @@ Every error is a :class:`PinrefError` and also the builtin a caller would catch:
 - :class:`NotPositiveDefiniteError` -> ``ArithmeticError`` (a joint-space inertia block
   ``S^T Ia S + armature`` that cannot be inverted)
 
-and three warnings: :class:`InertiaWarning` (a ``UserWarning``), for a physically inconsistent
-inertia that Pinocchio accepts and pinref therefore loads; :class:`AxisWarning` (a
-``UserWarning``), for an unaligned joint axis that is not of unit length; and
-:class:`NonFiniteResultWarning` (a ``RuntimeWarning``), for NaN or infinity an algorithm
-computed from finite input.
+and five warnings: :class:`InertiaWarning` (a ``UserWarning``), for a physically inconsistent
+inertia that Pinocchio accepts and pinref therefore loads; :class:`MalformedInertialWarning` and
+:class:`DuplicateJointNameWarning` (``UserWarning``), for a URDF Pinocchio loads although
+urdfdom cannot read a link's ``<inertial>`` or a joint has the root joint's name;
+:class:`AxisWarning` (a ``UserWarning``), for an unaligned joint axis that is not of unit
+length; and :class:`NonFiniteResultWarning` (a ``RuntimeWarning``), for NaN or infinity an
+algorithm computed from finite input.
 
 A message names the argument or joint, says what was expected and, where one exists, the fix.
 """
@@ -111,6 +113,18 @@ class NotPositiveDefiniteError(PinrefError, ArithmeticError):
 class InertiaWarning(UserWarning):
     """An inertia Pinocchio accepts but no rigid body has (triangle inequality, a negative
     principal moment, an indefinite matrix); raised as :class:`InertiaError` with ``strict=True``."""
+
+
+class MalformedInertialWarning(UserWarning):
+    """A URDF link whose ``<inertial>`` urdfdom cannot read (no ``<inertia>``, a ``<mass>``
+    value such as ``MASS`` that is not a number, ...): urdfdom logs an error and keeps what it
+    had read before it, the rest zero, and Pinocchio loads that; raised as :class:`URDFError`
+    with ``strict=True``."""
+
+
+class DuplicateJointNameWarning(UserWarning):
+    """A URDF joint named like the root joint (``root_joint`` by default): Pinocchio loads two
+    joints of that name; raised as :class:`URDFError` with ``strict=True``."""
 
 
 class AxisWarning(UserWarning):

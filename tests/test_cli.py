@@ -19,6 +19,7 @@ import pytest
 import pinref.errors
 from pinref import cli
 from pinref.cli import main
+from pinref.compare.command import require_pinocchio
 
 URDF = min((Path(__file__).parent / "model" / "urdf").glob("*.urdf"))
 
@@ -129,7 +130,7 @@ def test_other_exceptions_are_bugs_and_propagate(capsys, monkeypatch, error):
 def test_missing_pinocchio_is_a_usage_error_naming_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "pinocchio", None)
     with pytest.raises(cli.MissingDependencyError, match=r"pip install 'pinref\[pin\]'") as info:
-        cli.require_pinocchio()
+        require_pinocchio()
     assert isinstance(info.value, cli.UsageError) and isinstance(info.value, ImportError)
 
 

@@ -20,7 +20,8 @@ import os
 import sys
 import time
 
-from ..cli import UsageError, add_model_arguments, model_from_args, require_pinocchio
+from ..cli import UsageError, add_model_arguments, model_from_args
+from ..compare.command import require_pinocchio
 from ..textwidth import add_wide_argument, fit_lines, output_width
 
 DEFAULT_STATES = 10

@@ -36,7 +36,6 @@ import os
 import platform
 import re
 import stat
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +44,7 @@ import pinref
 
 from ..errors import PinrefError
 from ..model.model import model_label
+from ..npz import read_npz
 from .backends import pin_version
 from .states import STATE_FIELDS, States, field_shapes
 
@@ -127,10 +127,6 @@ def environment(backend_name=None, backend_version=None):
     return env
 
 
-def _sha256(path):
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
 def _stem(result, seed, state):
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", result.id)
     return f"{safe}-seed{seed if seed is not None else 'none'}-state{state}"
@@ -182,86 +178,6 @@ def _json_default(x):
     if isinstance(x, (np.floating, np.integer, np.bool_)):
         return x.item()
     raise TypeError(f"not JSON-serialisable: {type(x).__name__}")
-
-
-def read_npz(path, names, limit, shapes=None, error=None, what=None):
-    """The arrays of the .npz ``path`` (dict name -> ndarray), reading nothing it has not
-    checked first, and never more than ``limit`` bytes of array data:
-
-    1. ``path`` is a regular file (not a directory, FIFO or device) of at most ``limit`` bytes
-       plus the archive's overhead;
-    2. the zip directory lists only members ``NAME.npy`` with NAME in ``names``, once each,
-       whose uncompressed sizes add up to at most ``limit`` + their headers;
-    3. each member's npy header (at most 10,000 bytes) gives a plain numeric dtype (an object
-       array is refused, never unpickled), C order, and a shape, equal to ``shapes[NAME]`` when
-       given, whose bytes are what the member holds;
-
-    then each member is read (as many bytes as its header says). Refusals raise ``error``
-    (default SnapshotError) with a message starting with ``what`` (default the path).
-    """
-    error = SnapshotError if error is None else error
-    what = str(path) if what is None else what
-    overhead = 4096 + 1024 * len(names)
-    try:
-        st = os.stat(path)
-    except OSError as err:
-        raise error(f"{what}: cannot read it ({err.strerror or err})") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise error(f"{what}: not a regular file (a directory, a pipe or a device); expected a "
-                    ".npz archive")
-    if st.st_size > limit + overhead:
-        raise error(f"{what}: {st.st_size} bytes, more than the {limit + overhead} bytes it may "
-                    "hold; refusing to read it")
-    try:
-        with zipfile.ZipFile(path) as archive:
-            infos = archive.infolist()
-            members = [info.filename for info in infos]
-            stems = [m[:-4] if m.endswith(".npy") else m for m in members]
-            unknown = sorted({m for m, stem in zip(members, stems)
-                              if not m.endswith(".npy") or stem not in names})
-            if unknown or len(set(stems)) != len(stems):
-                raise error(f"{what}: expected the arrays {', '.join(names)}; found "
-                            f"{', '.join(members) or 'none'}" + (
-                                f" (unexpected {', '.join(unknown)})" if unknown else
-                                " (a name twice)"))
-            total = sum(info.file_size for info in infos)
-            if total > limit + overhead:
-                raise error(f"{what}: its arrays unpack to {total} bytes, more than the {limit} "
-                            "bytes they may hold; refusing to read them")
-            arrays = {}
-            for info, stem in zip(infos, stems):
-                with archive.open(info) as f:
-                    arrays[stem] = _read_member(f, info, stem, shapes, error, what)
-            return arrays
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError) as err:
-        raise error(f"{what}: not a readable .npz ({err})") from None
-
-
-def _read_member(f, info, name, shapes, error, what):
-    fmt = np.lib.format
-    version = fmt.read_magic(f)
-    if version == (1, 0):
-        shape, fortran, dtype = fmt.read_array_header_1_0(f)
-    elif version == (2, 0):
-        shape, fortran, dtype = fmt.read_array_header_2_0(f)
-    else:
-        raise error(f"{what}: {name} is an npy of format {version}, expected 1.0 or 2.0")
-    if dtype.hasobject:
-        raise error(f"{what}: {name} holds a pickled Python object; plain number arrays belong "
-                    "there, and pickles are never loaded (they can run code)")
-    if dtype.kind not in "biufc" or fortran:
-        raise error(f"{what}: {name} holds {'a Fortran-order array' if fortran else dtype}; an "
-                    "array of plain numbers in C order belongs there")
-    if shapes is not None and tuple(shape) != tuple(shapes[name]):
-        raise error(f"{what}: {name} has shape {tuple(shape)}, expected {tuple(shapes[name])}")
-    size = math.prod(shape) * dtype.itemsize
-    if size > info.file_size - f.tell():
-        raise error(f"{what}: {name}'s header claims shape {tuple(shape)} ({size} bytes), more "
-                    f"than the {info.file_size} bytes of the member")
-    data = f.read(size)
-    if len(data) != size:
-        raise error(f"{what}: {name} is truncated")
-    return np.frombuffer(data, dtype=dtype).reshape(shape).copy()
 
 
 RECORD_BYTES_LIMIT = 4 << 20      # a record is a few kilobytes; more is not one
@@ -386,7 +302,7 @@ def read_arrays(path, record, model=None):
         raise SnapshotError(f"{path}: its sha256 is {digest[:16]}..., the record says "
                             f"{str(record['npz']['sha256'])[:16]}...: the file was changed "
                             "after it was written; refusing it")
-    return read_npz(path, STATE_FIELDS, limit, shapes=None, what=str(path))
+    return read_npz(path, STATE_FIELDS, limit, SnapshotError, what=str(path))
 
 
 def check_arrays(arrays, model, path="snapshot"):
@@ -460,5 +376,4 @@ def default_directory():
 
 __all__ = ["FORMAT", "SnapshotError", "model_checksum", "model_numbers", "environment",
            "write_snapshot", "load_snapshot", "read_record", "check_record", "read_arrays",
-           "read_npz", "check_arrays",
-           "version_differences", "default_directory", "CONVENTIONS"]
+           "check_arrays", "version_differences", "default_directory", "CONVENTIONS"]

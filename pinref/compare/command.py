@@ -24,8 +24,18 @@ import time
 
 import numpy as np
 
-from ..cli import Progress, UsageError, add_model_arguments, require_pinocchio
+from ..cli import MissingDependencyError, Progress, UsageError, add_model_arguments
 from ..textwidth import add_wide_argument, fit_lines, output_width
+from .bridge import import_pinocchio
+
+
+def require_pinocchio():
+    """The ``pinocchio`` module, or a MissingDependencyError naming ``pip install 'pinref[pin]'``
+    (the commands that need Pinocchio call it first)."""
+    try:
+        return import_pinocchio()
+    except ImportError as err:
+        raise MissingDependencyError(str(err)) from None
 
 
 def add(subparsers):
@@ -62,9 +72,9 @@ STATE_ARRAYS = ("q", "v", "a", "tau", "fext")
 
 def _load_states(path):
     """The arrays of ``--states-file``: an .npz of q (required), v, a, tau, fext, read with
-    ``pinref.checking.snapshots.read_npz`` (sizes from the zip directory and the npy headers
+    ``pinref.npz.read_npz`` (sizes from the zip directory and the npy headers
     before reading, at most STATES_BYTES_LIMIT bytes, no pickle)."""
-    from ..checking.snapshots import read_npz
+    from ..npz import read_npz
     from .diff import STATES_BYTES_LIMIT
 
     what = f"--states-file {path}"

@@ -28,7 +28,7 @@ from ..errors import (
 )
 from ..model.loading import load_model, with_free_flyer
 from ..model.model import model_label
-from ..model.states import random_states
+from ..tracing.states import random_states
 from ..tracing import trace
 from . import reference as R
 from .bridge import import_pinocchio, is_pinocchio_model

@@ -36,7 +36,7 @@ import numpy as np
 
 import pinref
 from pinref.errors import PinrefError
-from pinref.model.states import random_states
+from pinref.tracing.states import random_states
 from pinref.spatial import Force
 
 KINETIC_TOLERANCE = 1e-12
@@ -316,8 +316,8 @@ def energy_drift(model, q0=None, v0=None, dt=1e-3, steps=500, gravity=True, refi
     ----------
     model : Model (not modified; without gravity a copy with zero gravity is used)
     q0, v0 : ndarray (nq,), (nv,), optional; default the state of
-        ``pinref.model.states.random_states(model, 1, seed)`` (q uniform in [-1, 1] per coordinate,
-        v standard normal), the states ``pinref diff`` draws
+        ``pinref.tracing.states.random_states(model, 1, seed)`` (q uniform in [-1, 1] per
+        coordinate, v standard normal), the states ``pinref diff`` draws
     dt : float, the largest step; steps : int, its number of steps (run k takes steps * 2^k
         steps of dt / 2^k, so every run ends at t = dt * steps)
     gravity : bool, keep the model's gravity (E = T + U) or set it to zero (E = T)

@@ -16,7 +16,7 @@ import numpy as np
 
 import pinref
 from pinref.checking.finite_differences import EPS_SWEEP, eps_sweep
-from pinref.model.states import random_states
+from pinref.tracing.states import random_states
 
 from .energy import _pyplot, check_moving, check_plot_path, save_figure
 
@@ -24,10 +24,10 @@ from .energy import _pyplot, check_moving, check_plot_path, save_figure
 def eps_sweeps(model, q=None, v=None, a=None, tau=None, eps=EPS_SWEEP, seed=0):
     """The six sweeps ``{"rnea": {"q": sweep, "v": ..., "a": ...}, "aba": {"q", "v", "tau"}}``
     (FiniteDifferenceSweep each) at one state; what is not given comes from
-    ``pinref.model.states.random_states(model, 1, seed)`` (q uniform in [-1, 1] per coordinate, v and
-    a standard normal, tau normal x 10: the states ``pinref diff`` draws). Each sweep's ``wrt``
-    is the name of its variable (ABA's third is ``tau``). ExperimentError for a model without
-    a degree of freedom."""
+    ``pinref.tracing.states.random_states(model, 1, seed)`` (q uniform in [-1, 1] per
+    coordinate, v and a standard normal, tau normal x 10: the states ``pinref diff`` draws).
+    Each sweep's ``wrt`` is the name of its variable (ABA's third is ``tau``). ExperimentError
+    for a model without a degree of freedom."""
     check_moving(model, "eps_sweeps")
     state = {"q": q, "v": v, "a": a, "tau": tau}
     if any(x is None for x in state.values()):

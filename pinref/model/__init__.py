@@ -4,8 +4,8 @@ from .containers import *  # noqa: F401,F403
 from .containers import __all__ as _containers_all
 from .data import Data
 from .frame import BODY, FIXED_JOINT, JOINT, OP_FRAME, SENSOR, Frame, FrameType
-from .geometry import (Box, Capsule, Convex, Cylinder, GeometryData, GeometryModel,
-                       GeometryObject, GeometryType, Mesh, Sphere)
+from .geometry import (Box, Capsule, CollisionPair, Convex, Cylinder, GeometryData,
+                       GeometryModel, GeometryObject, GeometryType, Mesh, Sphere)
 from .model import UNIT_NORM_TOLERANCE, Model
 from .sample_models import (buildSampleModelHumanoid, buildSampleModelHumanoidRandom,
                             buildSampleModelManipulator, buildTutorialModel)
@@ -18,5 +18,5 @@ __all__ = ["Data", "Frame", "FrameType", "OP_FRAME", "JOINT", "FIXED_JOINT", "BO
            "buildSampleModelManipulator", "buildTutorialModel",
            "buildModelFromUrdf", "buildModelFromXML", "buildModelsFromUrdf", "buildGeomFromUrdf",
            "appendModel", "buildReducedModel",
-           "GeometryModel", "GeometryData", "GeometryObject", "GeometryType", "Box", "Capsule",
-           "Convex", "Cylinder", "Sphere", "Mesh"]
+           "GeometryModel", "GeometryData", "GeometryObject", "GeometryType", "CollisionPair",
+           "Box", "Capsule", "Convex", "Cylinder", "Sphere", "Mesh"]

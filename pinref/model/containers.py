@@ -15,6 +15,7 @@ import numpy as np
 
 from ..errors import ArgumentTypeError, ContainerIndexError, ShapeError
 from ..spatial import SE3, Force, Inertia, Motion
+from ._values import real_array
 from .frame import Frame
 
 
@@ -144,8 +145,6 @@ class StdMap_String_VectorXd(dict):
             self[key] = value
 
     def __setitem__(self, key, value):
-        from .model import real_array
-
         if not isinstance(key, str):
             raise ArgumentTypeError(f"StdMap_String_VectorXd: keys are names (str), got "
                                     f"{type(key).__name__} {key!r}")

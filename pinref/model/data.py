@@ -15,8 +15,9 @@ import numpy as np
 
 from ..errors import DataInUseError, NonFiniteResultWarning, NotComputedError, UnsupportedError
 from ..spatial import SE3, Force, Inertia, Motion
+from ._values import same_fields
 from .containers import StdVec_Vector3
-from .model import Model, same_fields
+from .model import Model
 from .stacks import (ForceStack, InertiaMatrixStack, JointRows, MatrixStack, MotionStack,
                      RowJointData, SE3Stack, Stack)
 from .tree import tree

@@ -6,6 +6,7 @@ import warnings
 
 from ..errors import ModelError
 from ..spatial import SE3, Inertia
+from ._values import same_fields
 
 
 def pin_printed(cls):
@@ -93,8 +94,6 @@ class Frame:
 
     def __eq__(self, other):
         """Name, type, parents, placement and inertia equal (``FrameTpl::operator==``)."""
-        from .model import same_fields
-
         return isinstance(other, Frame) and same_fields(self, other)
 
     __hash__ = None

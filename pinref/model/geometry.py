@@ -3,17 +3,20 @@
 ``GeometryModel`` and ``GeometryObject`` mirror Pinocchio's classes with the same attribute
 names: what ``pinocchio.buildGeomFromUrdf`` stores about each <visual> or <collision> of a URDF
 (name, parent joint and frame, placement, the shape and its size, the mesh path and scale, the
-colour and texture). There is no collision engine: a shape is plain numbers (Pinocchio's are
-coal objects), a mesh is its resolved path and scale (Pinocchio loads the mesh file; pinref
-never opens it), and ``collisionPairs`` stays empty. docs/urdf.md, "Geometry", has the rules.
+colour and texture), and the collision pairs (``CollisionPair``, ``addCollisionPair``, ...).
+There is no collision engine: a shape is plain numbers (Pinocchio's are coal objects), a mesh
+is its resolved path and scale (Pinocchio loads the mesh file; pinref never opens it), and a
+collision pair is only which two objects are to be tested. docs/urdf.md, "Geometry", has the
+rules.
 """
 
 import copy
 import enum
+import operator
 
 import numpy as np
 
-from ..errors import ModelError
+from ..errors import ArgumentTypeError, ArgumentValueError, ModelError
 from ..spatial import SE3
 from .frame import pin_printed
 
@@ -100,6 +103,49 @@ class Convex(Mesh):
 # --- objects and models ---------------------------------------------------------------------
 
 
+class CollisionPair:
+    """``pinocchio::CollisionPair``: the ids ``first`` and ``second`` of two geometry objects of
+    a GeometryModel, to be tested for collision. ``CollisionPair(first, second)`` (two different
+    ids, as Pinocchio's constructor checks) or ``CollisionPair()`` (both ids 2^64 - 1, as pin's).
+    Two pairs are equal when they hold the same two ids, in either order."""
+
+    def __init__(self, first=NO_PARENT_FRAME, second=NO_PARENT_FRAME):  # (max ids, as pin's)
+        self.first, self.second = _geometry_index(first, "first"), _geometry_index(second,
+                                                                                   "second")
+        if (first, second) != (NO_PARENT_FRAME, NO_PARENT_FRAME) and self.first == self.second:
+            raise ArgumentValueError(f"CollisionPair({first}, {second}): the index of collision "
+                                     "objects must not be equal (an object is not tested "
+                                     "against itself)")
+
+    def __eq__(self, other):
+        return isinstance(other, CollisionPair) and {self.first, self.second} == {
+            other.first, other.second}
+
+    __hash__ = None  # (mutable, like Pinocchio's)
+
+    def copy(self):
+        return copy.copy(self)
+
+    def __str__(self):
+        """As Pinocchio prints one: ``collision pair (1,2)`` and a newline."""
+        return f"collision pair ({self.first},{self.second})\n"
+
+    __repr__ = __str__
+
+
+def _geometry_index(index, what):
+    """``index`` as a geometry id (an int >= 0), or a typed error naming ``what``."""
+    try:
+        value = operator.index(index)
+    except TypeError:
+        raise ArgumentTypeError(f"CollisionPair: {what} must be an int geometry id, not "
+                                f"{type(index).__name__}") from None
+    if value < 0:
+        raise ArgumentValueError(f"CollisionPair: {what} = {value} is negative; a geometry id "
+                                 "is >= 0 (Pinocchio raises OverflowError)")
+    return value
+
+
 class GeometryObject:
     """``pinocchio::GeometryObject``: ``geometry`` fixed to joint ``parentJoint`` at
     ``placement`` (in the joint's frame), created from frame ``parentFrame``.
@@ -143,7 +189,8 @@ class GeometryObject:
 
 class GeometryModel:
     """``pinocchio::GeometryModel``: ``geometryObjects`` in insertion order, ``ngeoms``, and
-    ``collisionPairs`` (always empty here: pinref has no collision engine)."""
+    ``collisionPairs`` (CollisionPair, in the order they were added; no collision engine tests
+    them here)."""
 
     def __init__(self):
         self.geometryObjects = []
@@ -175,6 +222,64 @@ class GeometryModel:
                 return k
         raise ModelError(f"no geometry object named {name!r}; the objects are "
                          f"{[g.name for g in self.geometryObjects]}")
+
+    # --- collision pairs (GeometryModel's, Pinocchio 3.8.0) ----------------------------
+
+    def addCollisionPair(self, pair):
+        """Append a copy of ``pair`` unless an equal pair is there already."""
+        if not self.existCollisionPair(pair):
+            self.collisionPairs.append(pair.copy())
+
+    def addAllCollisionPairs(self):
+        """Every pair (i, j), i < j, of objects on different joints, in that order, in place of
+        the pairs there were (two objects of one joint move together and are not tested)."""
+        objects = self.geometryObjects
+        self.collisionPairs = [CollisionPair(i, j) for i in range(len(objects))
+                               for j in range(i + 1, len(objects))
+                               if objects[i].parentJoint != objects[j].parentJoint]
+
+    def removeCollisionPair(self, pair):
+        """Remove the pair equal to ``pair``, if there is one."""
+        k = self.findCollisionPair(pair)
+        if k < len(self.collisionPairs):
+            del self.collisionPairs[k]
+
+    def removeAllCollisionPairs(self):
+        self.collisionPairs = []
+
+    def existCollisionPair(self, pair):
+        """Whether a pair equal to ``pair`` is in ``collisionPairs``."""
+        return self.findCollisionPair(pair) < len(self.collisionPairs)
+
+    def findCollisionPair(self, pair):
+        """The index in ``collisionPairs`` of the pair equal to ``pair``, or
+        ``len(collisionPairs)`` when there is none (Pinocchio's convention)."""
+        self._check_pair(pair)
+        return next((k for k, known in enumerate(self.collisionPairs) if known == pair),
+                    len(self.collisionPairs))
+
+    def _check_pair(self, pair):
+        """ArgumentTypeError for what is not a CollisionPair, ArgumentValueError for an id that
+        is not an object's (Pinocchio raises for add and remove, reads out of bounds for find
+        and exist)."""
+        if not isinstance(pair, CollisionPair):
+            raise ArgumentTypeError(f"expected a pinref.CollisionPair, not "
+                                    f"{type(pair).__name__}; write pinref.CollisionPair(i, j)")
+        for what in ("first", "second"):
+            if getattr(pair, what) >= self.ngeoms:
+                raise ArgumentValueError(
+                    f"the input pair.{what} = {getattr(pair, what)} is larger than the number "
+                    f"of geometries contained in the GeometryModel ({self.ngeoms}); add the "
+                    "geometry objects before the pairs")
+
+    @property
+    def collisionPairMapping(self):
+        """(ngeoms, ngeoms) int array: entry (i, j) and (j, i) is the index of the pair (i, j)
+        in ``collisionPairs``, -1 where there is none."""
+        mapping = np.full((self.ngeoms, self.ngeoms), -1)
+        for k, pair in enumerate(self.collisionPairs):
+            mapping[pair.first, pair.second] = mapping[pair.second, pair.first] = k
+        return mapping
 
     def createData(self):
         """A ``GeometryData`` for this model (``GeometryModel::createData``)."""

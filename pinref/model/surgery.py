@@ -254,7 +254,7 @@ def _reduce_geometry(model, reduced, geometry_model):
                                                  FrameType.BODY)
         reduced_geometry.placement = relative * geometry.placement
         out.addGeometryObject(reduced_geometry)
-    out.collisionPairs = list(geometry_model.collisionPairs)
+    out.collisionPairs = [pair.copy() for pair in geometry_model.collisionPairs]
     return out
 
 

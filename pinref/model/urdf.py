@@ -50,15 +50,16 @@ from xml.parsers import expat
 
 import numpy as np
 
-from ..errors import InertiaError, InertiaWarning, UnsupportedError, URDFError
+from ..errors import (ArgumentTypeError, DuplicateJointNameWarning, InertiaError,
+                      InertiaWarning, MalformedInertialWarning, UnsupportedError, URDFError)
 from ..joints import (JointModel, JointModelFreeFlyer, JointModelPlanar,
                       JointModelPrismaticUnaligned, JointModelPX, JointModelPY, JointModelPZ,
                       JointModelRevoluteUnaligned, JointModelRevoluteUnboundedUnaligned,
                       JointModelRUBX, JointModelRUBY, JointModelRUBZ, JointModelRX, JointModelRY,
                       JointModelRZ)
 from ..spatial import SE3, Inertia
-from ..spatial._kernels import type_name
-from ..spatial.physical import inertia_problems
+from ..spatial import _kernels as K
+from ..spatial.physical import inconsistent, inertia_problems, principal_moments
 from .frame import Frame, FrameType
 from .geometry import (DEFAULT_COLOR, Box, Capsule, Convex, Cylinder, GeometryModel,
                        GeometryObject, GeometryType, Mesh, Sphere)
@@ -68,6 +69,7 @@ UNIT_BOUND = 1.01
 """Pinocchio's configuration bound on each entry of a (cos, sin) pair or a quaternion of a
 joint read from a URDF (continuous, planar and floating joints)."""
 
+_ROBOT_CHILDREN = ("link", "joint", "material")  # what urdfdom reads of <robot>
 JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed", "floating", "planar")
 
 # URDF joint type -> joint models about (or along) e_x, e_y, e_z and any other axis.
@@ -80,6 +82,7 @@ _AXIS_JOINTS = {
 _UNIT_AXES = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 _IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 _ZERO3 = (0.0, 0.0, 0.0)
+_IDENTITY_POSE = (_IDENTITY, _ZERO3)
 _NORMAL_MIN = sys.float_info.min
 _INERTIA_KEYS = ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 # --- public entry points -----------------------------------------------------------------
@@ -167,7 +170,7 @@ def link_inertia_problems(filename):
     model-consistency group reads it for a model loaded from a URDF)."""
     path = _path(filename)
     reader = _Reader(path)
-    reader.robot(_parse_xml(_read_file(path), path))
+    reader.robot(_parse_xml(_read_file(path), path, geometry=False))
     return [(link.attrib["name"], link.line, problem)
             for link, problem in reader.inertia_problems]
 
@@ -214,17 +217,23 @@ def _build(data, source, root_joint, root_joint_name, model, mimic, strict):
     links of non-physical inertia are reported after the build (raised before it if strict)."""
     if root_joint is not None and not isinstance(root_joint, JointModel):
         raise URDFError(f"root_joint must be a pinref joint model such as "
-                        f"pinref.JointModelFreeFlyer(), not {type_name(root_joint)}")
+                        f"pinref.JointModelFreeFlyer(), not {K.type_name(root_joint)}")
     if root_joint is not None and not root_joint_name:
         raise URDFError("root_joint was given without a name: pass root_joint_name")
     reader = _Reader(source)
-    name, links, joints = reader.robot(_parse_xml(data, source))
+    name, links, joints = reader.robot(_parse_xml(data, source, geometry=False))
     root, children = _tree(reader, links, joints)
+    if strict and reader.malformed:
+        raise reader.malformed[0][0]
     if strict and reader.inertia_problems:
         raise InertiaError(reader.inertia_report("refused (strict=True)"))
-    if root_joint is not None and root_joint_name in joints:
-        raise reader.error(joints[root_joint_name].element, f"the name {root_joint_name!r} is "
-                           "the root joint's; pass another root_joint_name")
+    twin = joints.get(root_joint_name) if root_joint is not None else None
+    if twin is not None and twin.type == "fixed":
+        twin = None  # a FIXED_JOINT frame beside the root's JOINT frame: nothing clashes
+    if strict and twin is not None:
+        raise reader.error(twin.element, f"the root joint is named {root_joint_name!r} too; "
+                           "pass another root_joint_name (strict=True refuses two joints of "
+                           "one name)")
 
     builder = _Builder(name, Model() if model is None else model)
     body_frame = {root.name: builder.add_root(root, root_joint, root_joint_name)}
@@ -241,13 +250,26 @@ def _build(data, source, root_joint, root_joint_name, model, mimic, strict):
             builder.add_joint_and_body
         body_frame[link.name] = add(body_frame[joint.parent], joint, link)
         stack.extend(children[link.name][::-1])
+    builder.finish()
     if len(body_frame) < len(links):
         lost = [name for name in links if name not in body_frame]
         raise reader.error(links[lost[0]].element, f"the links {lost} cannot be reached from "
                            f"the root link {root.name!r}: their joints form a cycle")
+    if reader.malformed:
+        warnings.warn(reader.malformed_report(), MalformedInertialWarning, stacklevel=3)
     if reader.inertia_problems:
         warnings.warn(reader.inertia_report("loaded as Pinocchio loads them; strict=True "
                                             "refuses them"), InertiaWarning, stacklevel=3)
+    if twin is not None:
+        first, second = [k for k, name in enumerate(builder.model.names)
+                         if name == root_joint_name][:2]
+        warnings.warn(
+            f"{reader.where(twin.element)}: the root joint is named {root_joint_name!r} too; "
+            f"loaded as Pinocchio loads it: two joints of that name (the root joint, id "
+            f"{first}, which getJointId finds, and this one, id {second}), and no JOINT frame "
+            f"for this one (a frame of that name and type exists), so its link "
+            f"{twin.child!r} joins the root joint's body; pass another root_joint_name "
+            "(strict=True refuses it)", DuplicateJointNameWarning, stacklevel=3)
     return builder.model
 
 
@@ -266,7 +288,8 @@ def buildGeomFromUrdf(model, filename, geom_type, geometry_model=None, package_d
         ``GeometryType.VISUAL`` (each <visual>) or ``GeometryType.COLLISION`` (each
         <collision>).
     geometry_model : GeometryModel, optional
-        Appended to and returned; a new one by default.
+        Appended to and returned; a new one by default. Pinocchio's overloads without it take
+        the package directories in its place: a str, path or list there is ``package_dirs``.
     package_dirs : str or list of str, optional
         Where ``package://`` and relative mesh paths are searched, before the directories of
         ``ROS_PACKAGE_PATH`` and ``AMENT_PREFIX_PATH``/share, as Pinocchio does.
@@ -289,6 +312,12 @@ def buildGeomFromUrdf(model, filename, geom_type, geometry_model=None, package_d
     if geom_type not in (GeometryType.VISUAL, GeometryType.COLLISION):
         raise URDFError(f"buildGeomFromUrdf: geom_type must be pinref.GeometryType.VISUAL or "
                         f"COLLISION, not {geom_type!r}")
+    if isinstance(geometry_model, (str, os.PathLike, list, tuple)):
+        geometry_model, package_dirs = None, geometry_model  # (model, file, type, dirs)
+    if geometry_model is not None and not isinstance(geometry_model, GeometryModel):
+        raise ArgumentTypeError(f"buildGeomFromUrdf: geometry_model must be a pinref "
+                                f"GeometryModel (or the package directories), not "
+                                f"{K.type_name(geometry_model)}")
     path = _path(filename)
     reader = _Reader(path)
     root_element = _parse_xml(_read_file(path), path)
@@ -398,69 +427,144 @@ def _resource_path(name, dirs):
 
 
 class _Builder:
-    """Pinocchio's ``UrdfVisitor`` on a fresh Model. Its frames are added through ``add_frame``,
-    which is ``Model.addFrame`` (a frame of an existing name and type is not added again: its
-    id is returned) with an index of the (name, type) pairs instead of a scan of
-    ``model.frames``, so a load is linear in the number of links (docs/urdf.md, Speed)."""
+    """Pinocchio's ``UrdfVisitor`` on a Model, in two parts so a load stays linear and cheap.
+
+    Frames are added through ``add_frame``: ``Model.addFrame`` (a frame of an existing name and
+    type is not added again: its id is returned) with an index of the (name, type) pairs
+    instead of a scan of ``model.frames`` (docs/urdf.md, Speed). Placements are composed on
+    nested tuples (``_compose``, Eigen's rounding). ``finish`` appends the new frames to
+    ``model.frames`` (their placements and zero inertias views of one array each) and runs each
+    ``inertias[joint] += M.act(Y)`` that Pinocchio's addFrame and appendBodyToJoint do, one at
+    a time, recorded in ``merges`` in Pinocchio's order: one batched ``SE3.act``, then one
+    batched ``+=`` for each rank (the k-th merge into every joint at once), so each joint's
+    merges keep their order."""
 
     def __init__(self, name, model):
         self.model = model
         self.model.name = name
         self.frame_ids = {(f.name, f.type): k for k, f in enumerate(self.model.frames)}
+        self.poses = [_pose(f.placement) for f in self.model.frames]
+        self.frame_joints = [f.parentJoint for f in self.model.frames]
+        self.new_frames = []  # (name, joint id, parent frame, type, Y or None), for finish
+        self.merges = []  # (joint id, pose, Y), Pinocchio's order
+        self.masses = {}  # joint id -> (its mass after the merges so far, whether it is zero)
+        self.limits = []  # (joint id, its addJoint limits), written by finish
 
-    def add_frame(self, frame):
-        """``model.addFrame(frame)``: the frame's id; its inertia joins its joint's body."""
-        key = (frame.name, frame.type)
+    def add_frame(self, name, joint_id, parent_frame, pose, frame_type, Y=None):
+        """``model.addFrame(Frame(name, joint_id, parent_frame, pose, frame_type, Y))``: the
+        frame's id; its inertia Y (zero by default) is to join the joint's body."""
+        key = (name, frame_type)
         if key not in self.frame_ids:
-            self.model.frames.append(frame)
-            self.model._append_inertia(frame.parentJoint,
-                                       frame.placement.act(frame.inertia))
-            self.frame_ids[key] = len(self.model.frames) - 1
+            self.frame_ids[key] = len(self.poses)
+            self.new_frames.append((name, joint_id, parent_frame, frame_type, Y))
+            self.poses.append(pose)
+            self.frame_joints.append(joint_id)
+            self.merge(joint_id, pose, Y)
         return self.frame_ids[key]
+
+    def merge(self, joint_id, pose, Y):
+        """Record ``inertias[joint_id] += pose.act(Y)`` (Y None: zero). A zero Y is dropped
+        where the merge leaves the inertia exactly as it is: while the joint's inertia is zero,
+        and where its mass m has m (1 / max(m, eps)) == 1 (``Inertia +=`` then multiplies the
+        lever by 1 and adds zeros)."""
+        if joint_id not in self.masses:
+            Y0 = self.model.inertias[joint_id]
+            self.masses[joint_id] = (float(Y0.mass), not (Y0.mass or Y0.lever.any()
+                                                          or Y0.inertia.any()))
+        mass, zero = self.masses[joint_id]
+        if Y is None and (zero or mass * (1.0 / max(mass, K.EPS)) == 1.0):
+            return
+        if Y is not None:
+            self.masses[joint_id] = (mass + float(Y.mass), False)
+        self.merges.append((joint_id, pose, Y))
 
     def add_root(self, root, root_joint, root_joint_name):
         """``addRootJoint``; returns the root link's BODY frame id."""
         if root_joint is None:
-            universe = self.model.frames[0]
-            return self.add_frame(Frame(root.name, universe.parentJoint, 0,
-                                        universe.placement.copy(), FrameType.BODY, root.inertia))
+            return self.add_frame(root.name, self.frame_joints[0], 0, self.poses[0],
+                                  FrameType.BODY, root.inertia)
         joint_id = self.model.addJoint(0, root_joint, SE3.Identity(), root_joint_name)
         return self.append_body(self.add_joint_frame(joint_id, 0), root.inertia, root.name)
 
     def add_joint_and_body(self, parent_frame, joint, link):
         """``addJointAndBody``: the joint, its JOINT frame and the link's body; the BODY frame
         id."""
-        frame = self.model.frames[parent_frame]
-        joint_id = self.model.addJoint(frame.parentJoint, _joint_model(joint),
-                                       _compose(frame.placement, joint.origin), joint.name,
-                                       *_joint_limits(joint))
+        joint_id = self.model.addJoint(
+            self.frame_joints[parent_frame], _joint_model(joint),
+            _se3(_compose(self.poses[parent_frame], joint.origin)), joint.name)
+        self.limits.append((joint_id, _joint_limits(joint)))
         return self.append_body(self.add_joint_frame(joint_id, parent_frame), link.inertia,
                                 link.name)
 
     def add_fixed_joint_and_body(self, parent_frame, joint, link):
         """``addFixedJointAndBody``: a FIXED_JOINT frame carrying the link's inertia (addFrame
         adds it to the parent joint's body) and the link's BODY frame; the BODY frame id."""
-        frame = self.model.frames[parent_frame]
-        placement = _compose(frame.placement, joint.origin)
-        fixed_frame = self.add_frame(Frame(joint.name, frame.parentJoint, parent_frame,
-                                           placement, FrameType.FIXED_JOINT, link.inertia))
-        return self.add_frame(Frame(link.name, frame.parentJoint, fixed_frame,
-                                    placement.copy(), FrameType.BODY))
+        joint_id = self.frame_joints[parent_frame]
+        pose = _compose(self.poses[parent_frame], joint.origin)
+        fixed_frame = self.add_frame(joint.name, joint_id, parent_frame, pose,
+                                     FrameType.FIXED_JOINT, link.inertia)
+        return self.add_frame(link.name, joint_id, fixed_frame, pose, FrameType.BODY)
 
     def add_joint_frame(self, joint_id, parent_frame):
         """``model.addJointFrame(joint_id, parent_frame)``."""
-        return self.add_frame(Frame(self.model.names[joint_id], joint_id, parent_frame,
-                                    SE3.Identity(), FrameType.JOINT))
+        return self.add_frame(self.model.names[joint_id], joint_id, parent_frame, _IDENTITY_POSE,
+                              FrameType.JOINT)
 
     def append_body(self, joint_frame, Y, body_name):
         """``UrdfVisitor::appendBodyToJoint`` (body placement = identity): Y joins the joint's
         body unless it is exactly zero (``Y.isZero(0)``); then the BODY frame."""
-        frame = self.model.frames[joint_frame]
-        p = _compose(frame.placement, SE3.Identity())
+        joint_id = self.frame_joints[joint_frame]
+        pose = self.poses[joint_frame]  # = pose * Identity, which Eigen rounds to pose exactly
         if Y.mass != 0.0 or Y.lever.any() or Y.inertia.any():
-            self.model.appendBodyToJoint(frame.parentJoint, Y, p)
-        return self.add_frame(Frame(body_name, frame.parentJoint, joint_frame, p,
-                                    FrameType.BODY))
+            self.merge(joint_id, pose, Y)
+            self.model.nbodies += 1
+        return self.add_frame(body_name, joint_id, joint_frame, pose, FrameType.BODY)
+
+    def finish(self):
+        """Append the new frames, write the joints' limits (addJoint's, one assignment per
+        field) and run the recorded merges ``inertias[joint] += M.act(Y)``: every action in one
+        batched call, then the k-th merge into every joint in one batched ``+=``, k = 0, 1, ..."""
+        model = self.model
+        poses = self.poses[len(model.frames):]
+        R, p = np.array([pose[0] for pose in poses]), np.array([pose[1] for pose in poses])
+        n = len(poses)
+        m0, c0, I0 = np.zeros(n), np.zeros((n, 3)), np.zeros((n, 3, 3))
+        model.frames.extend(
+            Frame(name, joint_id, parent, SE3.unchecked(R[k], p[k]), frame_type,
+                  Inertia.unchecked(m0[k, ...], c0[k], I0[k]) if Y is None else Y)
+            for k, (name, joint_id, parent, frame_type, Y) in enumerate(self.new_frames))
+        for k, (field, sizes, starts) in enumerate(_LIMIT_FIELDS):
+            rows = [getattr(model, starts)[joint_id] + i for joint_id, _ in self.limits
+                    for i in range(getattr(model, sizes)[joint_id])]
+            getattr(model, field)[rows] = [x for _, limits in self.limits for x in limits[k]]
+        if not self.merges:
+            return
+        joints = [joint_id for joint_id, _, _ in self.merges]
+        rank, count = [], {}
+        for joint_id in joints:
+            rank.append(count.get(joint_id, 0))
+            count[joint_id] = rank[-1] + 1
+        slot = {joint_id: k for k, joint_id in enumerate(count)}
+        zero = Inertia.Zero()
+        bodies = [zero if Y is None else Y for _, _, Y in self.merges]
+        acted = SE3.unchecked(np.array([pose[0] for _, pose, _ in self.merges]),
+                              np.array([pose[1] for _, pose, _ in self.merges])).act(
+            Inertia.unchecked(np.array([Y.mass for Y in bodies]),
+                              np.array([Y.lever for Y in bodies]),
+                              np.array([Y.inertia for Y in bodies])))
+        start = [model.inertias[joint_id] for joint_id in count]
+        m, c, I = (np.array([Y.mass for Y in start]), np.array([Y.lever for Y in start]),
+                   np.array([Y.inertia for Y in start]))
+        order = np.argsort(rank, kind="stable")
+        where = np.array([slot[joint_id] for joint_id in joints])[order]
+        bounds = np.cumsum([0] + [rank.count(k) for k in range(max(count.values(), default=0))])
+        for lo, hi in zip(bounds[:-1], bounds[1:]):  # Inertia.__iadd__'s kernel, batched
+            rows, into = order[lo:hi], where[lo:hi]
+            m[into], c[into], I[into] = K.inertia_iadd(m[into], c[into], I[into],
+                                                       acted.mass[rows], acted.lever[rows],
+                                                       acted.inertia[rows])
+        for k, joint_id in enumerate(count):
+            model.inertias[joint_id] = Inertia.unchecked(m[k].copy(), c[k].copy(), I[k].copy())
 
 
 def _joint_model(joint):
@@ -490,6 +594,11 @@ def _normalized(axis):
     x, y, z = x / scale, y / scale, z / scale
     norm = math.sqrt(x * x + y * y + z * z)
     return x / norm, y / norm, z / norm
+
+
+_LIMIT_FIELDS = (("effortLimit", "nvs", "idx_vs"), ("velocityLimit", "nvs", "idx_vs"),
+                 ("lowerPositionLimit", "nqs", "idx_qs"), ("upperPositionLimit", "nqs", "idx_qs"),
+                 ("friction", "nvs", "idx_vs"), ("damping", "nvs", "idx_vs"))
 
 
 def _joint_limits(joint):
@@ -532,6 +641,9 @@ class _Reader:
     def __init__(self, source):
         self.source = source
         self.inertia_problems = []  # (link element, problem), document order
+        self.tensors = []  # (link element, rotational inertia as written), document order
+        self.malformed = []  # (URDFError, what Pinocchio builds): <inertial>s urdfdom cannot read
+        self.read_numbers = {}  # (text, count) -> the numbers, for ``numbers``
 
     def inertia_report(self, outcome):
         """The message listing every link of ``inertia_problems``, one a line."""
@@ -541,10 +653,25 @@ class _Reader:
         return (f"{self.source}: {count} link{'s' if count > 1 else ''} with an inertia no "
                 f"rigid body has, {outcome}:\n" + "\n".join(lines))
 
-    def error(self, element, message):
+    def malformed_report(self):
+        """The message listing every link of ``malformed``, one a line, with what Pinocchio
+        builds for it."""
+        count = len(self.malformed)
+        lines = [f"  {str(error)[len(self.source) + 2:]}: loaded with {built}"
+                 for error, built in self.malformed]
+        return (f"{self.source}: {count} link{'s' if count > 1 else ''} whose <inertial> "
+                "urdfdom cannot read, loaded as Pinocchio loads them (urdfdom keeps what it "
+                "read before the error, the rest zero); strict=True refuses them:\n"
+                + "\n".join(lines))
+
+    def where(self, element):
+        """``source, line N: <tag name="...">``, the start of a message about ``element``."""
         name = element.attrib.get("name")
         what = f'<{element.tag} name="{name}">' if name is not None else f"<{element.tag}>"
-        return URDFError(f"{self.source}, line {element.line}: {what}: {message}")
+        return f"{self.source}, line {element.line}: {what}"
+
+    def error(self, element, message):
+        return URDFError(f"{self.where(element)}: {message}")
 
     def attribute(self, element, key, owner):
         """The required attribute ``key`` of ``element`` (a child of ``owner`` or owner)."""
@@ -564,8 +691,20 @@ class _Reader:
 
     def numbers(self, text, count, owner, what):
         """``count`` floats separated by blanks, as C++ ``istream >> double`` reads them:
-        decimal, finite; no inf, nan, hex or digit separators."""
+        decimal, finite; no inf, nan, hex or digit separators; a single number (urdfdom's
+        ``strToDouble``) with no blank after it. A tuple; each text is read once ("0" and
+        "0 0 0" come back often)."""
+        values = self.read_numbers.get((text, count))
+        if values is None:
+            values = self.read_numbers[text, count] = tuple(self.parse_numbers(text, count,
+                                                                               owner, what))
+        return values
+
+    def parse_numbers(self, text, count, owner, what):
         parts = text.split()
+        if count == 1 and text[-1:].isspace() and len(parts) == 1:
+            raise self.error(owner, f"{what} = {text!r}: a blank after the number (urdfdom "
+                             "reads one number to the end of the text)")
         if len(parts) != count:
             raise self.error(owner, f"{what} = {text!r}: expected {count} number"
                              f"{'s' if count > 1 else ''}, found {len(parts)}")
@@ -573,7 +712,7 @@ class _Reader:
             values = [float(part) for part in parts]
         except ValueError:
             values = None
-        if values is None or not text.isascii() or "_" in text or "n" in text.lower():
+        if values is None or not text.isascii() or "_" in text or "n" in text or "N" in text:
             bad = next(p for p in parts if not _is_decimal(p))
             raise self.error(owner, f"{what}: {bad!r} is not a number")
         if not all(map(math.isfinite, values)):
@@ -583,13 +722,22 @@ class _Reader:
     def pose(self, element, owner):
         """``(R, p)`` of an <origin xyz rpy> (identity when absent) as nested tuples."""
         if element is None:
-            return _IDENTITY, _ZERO3
-        xyz, rpy = element.attrib.get("xyz"), element.attrib.get("rpy")
-        p = _ZERO3 if xyz is None else tuple(self.numbers(xyz, 3, owner, "<origin> xyz"))
+            return _IDENTITY_POSE
+        p = self.position(element, owner)
+        return self.rotation(element, owner), p
+
+    def position(self, origin, owner):
+        """p of an <origin xyz> (zero without xyz)."""
+        xyz = origin.attrib.get("xyz")
+        return _ZERO3 if xyz is None else self.numbers(xyz, 3, owner, "<origin> xyz")
+
+    def rotation(self, origin, owner):
+        """R of an <origin rpy> (identity without rpy)."""
+        rpy = origin.attrib.get("rpy")
         if rpy is None:
-            return _IDENTITY, p
+            return _IDENTITY
         roll, pitch, yaw = self.numbers(rpy, 3, owner, "<origin> rpy")
-        return _quaternion_matrix(*_rpy_quaternion(roll, pitch, yaw)), p
+        return _quaternion_matrix(*_rpy_quaternion(roll, pitch, yaw))
 
     def robot(self, root):
         """``(name, links, joints)`` of the <robot> element (dicts by name, document order)."""
@@ -612,6 +760,10 @@ class _Reader:
             links[link.name] = link
         if not links:
             raise self.error(root, "the robot has no <link>")
+        if self.tensors:  # one batched eigenvalue call, then the sentences for the odd ones
+            odd = inconsistent(principal_moments(np.array([I for _, I in self.tensors])))
+            self.inertia_problems = [(link, problem) for (link, I), bad in zip(self.tensors, odd)
+                                     if bad for problem in inertia_problems(I)]
         for element in root.all("joint"):
             joint = self.joint(element)
             if joint.name in joints:
@@ -633,25 +785,42 @@ class _Reader:
         return link
 
     def inertial(self, link, inertial):
-        """``convertFromUrdf(Inertial)``: Inertia(mass, origin xyz, R I R^T), R from the origin's
-        rpy. A negative mass is refused; a rotational inertia no rigid body has is loaded as
-        Pinocchio loads it and recorded in ``inertia_problems`` (Pinocchio checks neither)."""
-        R, com = self.pose(inertial.first("origin"), link)
-        mass_element = self.child(inertial, "mass", link)
-        (mass,) = self.numbers(self.attribute(mass_element, "value", link), 1, link,
-                               "<mass> value")
-        tensor = self.child(inertial, "inertia", link)
-        xx, xy, xz, yy, yz, zz = (self.numbers(self.attribute(tensor, key, link), 1, link,
-                                               f"<inertia> {key}")[0]
-                                  for key in _INERTIA_KEYS)
-        I = ((xx, xy, xz), (xy, yy, yz), (xz, yz, zz))
+        """urdfdom's ``parseInertial``, then ``convertFromUrdf(Inertial)``: Inertia(mass, origin
+        xyz, R I R^T), R from the origin's rpy.
+
+        urdfdom reads the origin's xyz and rpy, <mass value> and the six numbers of <inertia>,
+        in that order, and stops at the first it cannot read (missing, or not a number): it
+        logs an error and keeps the link with what it had read, the rest zero (the rotational
+        inertia once all six numbers are read). Pinocchio loads that link, and so does pinref,
+        recording it in ``malformed`` (MalformedInertialWarning; URDFError with strict=True).
+        A negative mass is refused. The rotational inertia as written goes to ``tensors``,
+        which ``robot`` checks for one no rigid body has (Pinocchio checks neither)."""
+        R, com, mass, I = _IDENTITY, _ZERO3, 0.0, None
+        origin = inertial.first("origin")
+        try:
+            if origin is not None:
+                com = self.position(origin, link)
+                R = self.rotation(origin, link)
+            value = self.attribute(self.child(inertial, "mass", link), "value", link)
+            (mass,) = self.numbers(value, 1, link, "<mass> value")
+            tensor = self.child(inertial, "inertia", link)
+            xx, xy, xz, yy, yz, zz = [self.numbers(self.attribute(tensor, key, link), 1, link,
+                                                   f"<inertia> {key}")[0]
+                                      for key in _INERTIA_KEYS]
+            I = ((xx, xy, xz), (xy, yy, yz), (xz, yz, zz))
+        except URDFError as error:
+            self.malformed.append((error, f"mass {mass:g} at ({com[0]:g}, {com[1]:g}, "
+                                          f"{com[2]:g}) and a zero rotational inertia"))
         if mass < 0.0:
             raise self.error(link, f"<mass> value = {mass:g} is negative; a mass is >= 0")
-        self.inertia_problems.extend((link, problem) for problem in inertia_problems(I))
-        L = _matmul3(_matmul3(R, I), _transpose3(R))  # Symmetric3 keeps the lower triangle
-        sym = ((L[0][0], L[1][0], L[2][0]), (L[1][0], L[1][1], L[2][1]),
-               (L[2][0], L[2][1], L[2][2]))
-        return Inertia.unchecked(np.array(mass), np.array(com), np.array(sym))
+        if I is None:
+            return Inertia.unchecked(np.array(mass), np.array(com), np.zeros((3, 3)))
+        self.tensors.append((link, I))
+        if R != _IDENTITY:  # (R I R^T is I exactly for the identity)
+            L = _matmul3(_matmul3(R, I), _transpose3(R))  # Symmetric3 keeps the lower triangle
+            I = ((L[0][0], L[1][0], L[2][0]), (L[1][0], L[1][1], L[2][1]),
+                 (L[2][0], L[2][1], L[2][2]))
+        return Inertia.unchecked(np.array(mass), np.array(com), np.array(I))
 
     def materials(self, robot, links):
         """{id(<visual>): (rgba or None, texture or None)} of every visual with a material, as
@@ -696,8 +865,8 @@ class _Reader:
         ``addLinkGeometryToGeomModel``): placement = the link's BODY frame placement times the
         <origin>; the shape of <geometry>; for a visual with a material, its colour (black
         by default, urdfdom's Color) and texture, and overrideMaterial True."""
-        R, p = self.pose(element.first("origin"), link.element)
-        placement = _compose(frame.placement, SE3.unchecked(np.array(R), np.array(p)))
+        placement = _se3(_compose(_pose(frame.placement),
+                                  self.pose(element.first("origin"), link.element)))
         geometry, mesh_path, scale = self.shape(self.child(element, "geometry", link.element),
                                                 link.element, dirs, element.attrib.get("name"))
         override, color, texture = False, DEFAULT_COLOR, ""
@@ -732,8 +901,8 @@ class _Reader:
         if shape.tag == "mesh":
             filename = self.attribute(shape, "filename", owner)
             scale = shape.attrib.get("scale")
-            scale = (1.0, 1.0, 1.0) if scale is None else tuple(
-                self.numbers(scale, 3, owner, "<mesh> scale"))
+            scale = (1.0, 1.0, 1.0) if scale is None else self.numbers(scale, 3, owner,
+                                                                        "<mesh> scale")
             path = _resource_path(filename, dirs)
             if not path or not os.path.exists(path):
                 raise self.error(owner, f"the mesh {filename!r} could not be found (searched "
@@ -754,14 +923,13 @@ class _Reader:
                              f"{', '.join(JOINT_TYPES[:-1])} or {JOINT_TYPES[-1]}")
         joint.parent = self.link_name(element, "parent")
         joint.child = self.link_name(element, "child")
-        R, p = self.pose(element.first("origin"), element)
-        joint.origin = SE3.unchecked(np.array(R), np.array(p))
+        joint.origin = self.pose(element.first("origin"), element)
         joint.axis = _UNIT_AXES[0]
         axis = element.first("axis")
         if axis is not None and joint.type not in ("fixed", "floating"):
             xyz = axis.attrib.get("xyz")
-            joint.axis = _ZERO3 if xyz is None else tuple(self.numbers(xyz, 3, element,
-                                                                       "<axis> xyz"))
+            joint.axis = _ZERO3 if xyz is None else self.numbers(xyz, 3, element,
+                                                                 "<axis> xyz")
         if joint.type in _AXIS_JOINTS and joint.axis == _ZERO3:
             raise self.error(element, "the <axis> is the zero vector; a joint axis needs a "
                              "direction")
@@ -866,7 +1034,7 @@ class _Element:
         return [child for child in self.children if child.tag == tag]
 
 
-def _parse_xml(data, source):
+def _parse_xml(data, source, geometry=True):
     """The root element of ``data``, read by expat with every entity declaration refused.
 
     Entity declarations can only come in the DTD, before the root element, and an entity
@@ -876,6 +1044,9 @@ def _parse_xml(data, source):
     attribute-list declaration is refused: its defaults and value normalisation would change
     what the elements hold, and urdfdom (tinyxml2) reads no DTD. A BOM and blanks before the
     XML declaration, which urdfdom skips, are dropped first (line numbers still count them).
+    Only the root's <link>, <joint> and <material> children are kept, with all they hold: the
+    rest (<gazebo>, <transmission>, ...) is checked for well-formedness and dropped, and so are
+    the links' <visual> and <collision> elements without ``geometry`` (the model reads none).
     """
     data, skipped_lines = _skip_before_declaration(data)
     parser = expat.ParserCreate()
@@ -886,13 +1057,26 @@ def _parse_xml(data, source):
     def line():
         return parser.CurrentLineNumber + skipped_lines
 
+    skipped = 0  # depth inside an element not kept (<gazebo>, <transmission>, ...)
+    dropped = () if geometry else ("visual", "collision")
+
     def start(tag, attrib):
+        nonlocal skipped
+        depth = len(stack)
+        if skipped or (depth == 2 and tag not in _ROBOT_CHILDREN) or (
+                depth == 3 and tag in dropped and stack[2].tag == "link"):
+            skipped += 1
+            return
         element = _Element(tag, attrib, line())
         stack[-1].children.append(element)
         stack.append(element)
 
     def end(tag):
-        stack.pop()
+        nonlocal skipped
+        if skipped:
+            skipped -= 1
+        else:
+            stack.pop()
 
     def refuse(name, *_):
         raise URDFError(f"{source}, line {line()}: the document declares the entity {name!r}; "
@@ -985,17 +1169,15 @@ def _quaternion_matrix(x, y, z, w):
 
 def _matmul3(A, B):
     """A B (3x3 nested sequences) rounded as Eigen's fixed-size product in Pinocchio's
-    wheels: rows 0 and 1 are one SIMD packet, summed (p0 + p1) + p2; row 2 is a scalar
-    reduction, unrolled as p0 + (p1 + p2). (Checked entry for entry against pin.)"""
-    rows = [tuple(A[i][0] * B[0][j] + A[i][1] * B[1][j] + A[i][2] * B[2][j] for j in range(3))
-            for i in (0, 1)]
-    rows.append(tuple(A[2][0] * B[0][j] + (A[2][1] * B[1][j] + A[2][2] * B[2][j])
-                      for j in range(3)))
-    return tuple(rows)
+    wheels: column by column, each ``_matvec3`` (rows 0 and 1 are one SIMD packet, summed
+    (p0 + p1) + p2; row 2 is a scalar reduction, unrolled as p0 + (p1 + p2)). (Checked entry
+    for entry against pin.)"""
+    return tuple(zip(*(_matvec3(A, column) for column in zip(*B))))
 
 
 def _matvec3(A, x):
-    """A x rounded as Eigen's fixed-size product (see ``_matmul3``)."""
+    """A x rounded as Eigen's fixed-size product: (p0 + p1) + p2 in rows 0 and 1,
+    p0 + (p1 + p2) in row 2."""
     return (A[0][0] * x[0] + A[0][1] * x[1] + A[0][2] * x[2],
             A[1][0] * x[0] + A[1][1] * x[1] + A[1][2] * x[2],
             A[2][0] * x[0] + (A[2][1] * x[1] + A[2][2] * x[2]))
@@ -1006,14 +1188,27 @@ def _transpose3(A):
 
 
 def _compose(aMb, bMc):
-    """``aMb * bMc = (R1 R2, p1 + R1 p2)``, rounded as Pinocchio's SE3 product."""
-    R1, p1 = aMb.rotation.tolist(), aMb.translation.tolist()
-    R2, p2 = bMc.rotation.tolist(), bMc.translation.tolist()
+    """``aMb * bMc = (R1 R2, p1 + R1 p2)`` of two poses ``(R, p)`` (nested tuples), rounded as
+    Pinocchio's SE3 product (R1 R2 is R1 exactly when R2 is the identity)."""
+    (R1, p1), (R2, p2) = aMb, bMc
     R1p2 = _matvec3(R1, p2)
-    return SE3.unchecked(np.array(_matmul3(R1, R2)), np.array([p1[k] + R1p2[k] for k in range(3)]))
+    return (R1 if R2 == _IDENTITY else _matmul3(R1, R2),
+            (p1[0] + R1p2[0], p1[1] + R1p2[1], p1[2] + R1p2[2]))
+
+
+def _pose(M):
+    """The pose ``(R, p)`` (nested tuples) of the SE3 ``M``."""
+    return tuple(map(tuple, M.rotation.tolist())), tuple(M.translation.tolist())
+
+
+def _se3(pose):
+    """The SE3 of the pose ``(R, p)``."""
+    return SE3.unchecked(np.array(pose[0]), np.array(pose[1]))
 
 
 def _is_approx(a, b, prec=1e-12):
     """Eigen's ``a.isApprox(b)``: |a - b|^2 <= prec^2 min(|a|^2, |b|^2)."""
-    diff = sum((ai - bi) * (ai - bi) for ai, bi in zip(a, b))
-    return diff <= prec * prec * min(sum(ai * ai for ai in a), sum(bi * bi for bi in b))
+    (a0, a1, a2), (b0, b1, b2) = a, b
+    d0, d1, d2 = a0 - b0, a1 - b1, a2 - b2
+    return d0 * d0 + d1 * d1 + d2 * d2 <= prec * prec * min(a0 * a0 + a1 * a1 + a2 * a2,
+                                                             b0 * b0 + b1 * b1 + b2 * b2)

@@ -1,9 +1,16 @@
-"""Array kernels behind the spatial classes: every function works on leading batch axes.
+"""Array kernels of the spatial algebra, and the argument checks of pinref's API boundary.
 
-Shapes: 3-vectors ``(..., 3)``, spatial vectors ``(..., 6)`` ordered [linear; angular],
-rotations ``(..., 3, 3)``, 6x6 matrices ``(..., 6, 6)``. Only last-axis operations are used, so
-any leading axes broadcast. The classes in this package are thin wrappers over these functions;
-the algorithms call the classes, so no axis juggling shows there.
+Kernels (every function works on leading batch axes). Shapes: 3-vectors ``(..., 3)``, spatial
+vectors ``(..., 6)`` ordered [linear; angular], rotations ``(..., 3, 3)``, 6x6 matrices
+``(..., 6, 6)``. Only last-axis operations are used, so any leading axes broadcast. The
+spatial classes (SE3, Motion, Force, Inertia, ...) wrap them; the joints, the tree's level
+tables (model/tree.py), the URDF loader's batched inertia merges and the algorithms that work
+on stacked arrays (jacobian, regressor, the derivatives, ...) call them directly, where a class
+would cost an object and a dispatch per call.
+
+Argument checks (design.md, section 5), shared by the whole core: ``batch_shape``,
+``as_array``, ``expect_type``, ``type_name``, ``unit_norm_error``, ``checked_setattr`` and the
+``broadcasting`` decorator (a ShapeError naming both batch shapes).
 
 Cost model (performance-notes.md): on one state, time is NumPy dispatch (0.1 to 1 us a call),
 not arithmetic, so the kernels minimise calls: ``take`` on the last axis (0.3 us) instead of a

@@ -57,6 +57,13 @@ def _s(x):
     return x[..., None]
 
 
+def _identity_times(s):
+    """``s * Matrix3::Identity()`` for a batch of scalars s."""
+    out = np.zeros(s.shape + (3, 3))
+    out[..., _DIAG[0], _DIAG[1]] = _s(s)
+    return out
+
+
 def _dot3(a, b):
     """``a.dot(b)`` for contiguous 3-vectors, vectorised by Eigen: (a0 b0 + a1 b1) + a2 b2."""
     return (a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1]) + a[..., 2] * b[..., 2]

@@ -14,8 +14,7 @@ import math
 import numpy as np
 
 from . import _kernels as K
-from ._numerics import _c_function, _trace3
-from .explog import _identity_times
+from ._numerics import _c_function, _identity_times, _trace3
 from .inertia import Inertia
 
 _exp = _c_function(math.exp, 1)

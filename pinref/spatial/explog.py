@@ -33,7 +33,8 @@ Lie groups (joints/liegroup.py) call those kernels on arrays they have already c
 import numpy as np
 
 from ._kernels import ANGULAR, LINEAR, as_array, cross, expect_type, stack6, unSkew
-from ._numerics import _DIAG, _acos, _atan2, _cos, _dot3, _quiet, _s, _sin, _trace3
+from ._numerics import (_DIAG, _acos, _atan2, _cos, _dot3, _identity_times, _quiet, _s, _sin,
+                        _trace3)
 from .motion import Motion
 from .se3 import SE3
 
@@ -397,13 +398,6 @@ def _Jexp6(nu):
     out[..., LINEAR, LINEAR] = A
     out[..., ANGULAR, ANGULAR] = A
     out[..., LINEAR, ANGULAR] = -_mm3(A, J)
-    return out
-
-
-def _identity_times(s):
-    """``s * Matrix3::Identity()`` for a batch of scalars s."""
-    out = np.zeros(s.shape + (3, 3))
-    out[..., _DIAG[0], _DIAG[1]] = _s(s)
     return out
 
 

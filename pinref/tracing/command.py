@@ -49,7 +49,7 @@ def run(args):
 
     import pinref
 
-    from ..model.states import random_states
+    from .states import random_states
     from . import trace
 
     started = time.perf_counter()

@@ -8,7 +8,7 @@ import pinocchio as pin
 import pytest
 
 import pinref
-import pinref.model.states
+import pinref.tracing.states
 from pinref.algorithms import steps as S
 from pinref.errors import DataInUseError
 from conftest import assert_close
@@ -115,7 +115,7 @@ def test_a_data_used_by_two_threads_at_once_is_refused_naming_it(second):
     DataInUseError naming both calls (before: it ran, and one of them returned garbage or
     NotPositiveDefiniteError 'check the masses'); the first call's result is the serial one."""
     model = pinref.buildSampleModelHumanoid()
-    st = pinref.model.states.random_states(model, 4, 3)
+    st = pinref.tracing.states.random_states(model, 4, 3)
     data = model.createData()
     inside, tried = threading.Event(), threading.Event()
     errors, results = [], {}
@@ -150,7 +150,7 @@ def test_a_data_used_by_two_threads_at_once_is_refused_naming_it(second):
 
 def test_a_call_nested_in_another_on_the_same_data_and_thread_is_not_refused():
     model = pinref.buildSampleModelHumanoid()
-    st = pinref.model.states.random_states(model, 2, 1)
+    st = pinref.tracing.states.random_states(model, 2, 1)
     data = model.createData()
     inner = []
 

@@ -1,9 +1,11 @@
 """Bad URDF input: every case raises ``pinref.errors.URDFError`` (a ValueError) naming the
 element, and its line where there is one; hostile XML fails fast without reading any file.
 
-Where Pinocchio accepts what pinref refuses (negative mass, a malformed <inertial>, a nameless
-link, a zero axis, an unreachable cycle), the test says so. An inertia no rigid body has is
-loaded as pin loads it, with one InertiaWarning (test_urdf.py).
+Where Pinocchio accepts what pinref refuses (negative mass, a nameless link, a zero axis, an
+unreachable cycle), the test says so. An inertia no rigid body has is loaded as pin loads it,
+with one InertiaWarning (test_urdf.py); so are an <inertial> urdfdom cannot read
+(MalformedInertialWarning) and a joint named like the root joint (DuplicateJointNameWarning),
+here, each with a model equal to pin's and a URDFError with strict=True.
 """
 
 import os
@@ -13,7 +15,8 @@ import pinocchio as pin
 import pytest
 
 import pinref
-from pinref.errors import URDFError
+from pinref.errors import DuplicateJointNameWarning, MalformedInertialWarning, URDFError
+from test_bridge import assert_fields_equal, model_fields
 
 HEAD = '<?xml version="1.0"?>\n<robot name="bad">\n'
 
@@ -43,19 +46,12 @@ CASES = {
     "link_without_name": (_robot("<link/>"), ["<link>", "line 3", "'name'"]),
     "duplicate_link": (_robot('<link name="a"/>', '<link name="a"/>'),
                        ['<link name="a">', "line 4", "line 3"]),
-    "mass_without_value": (_robot(f'<link name="a"><inertial><mass/>{INERTIA}</inertial></link>'),
-                           ['<link name="a">', "line 3", "<mass>", "'value'"]),
-    "inertia_without_izz": (_robot('<link name="a"><inertial><mass value="1"/>'
-                                   '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0"/>'
-                                   '</inertial></link>'), ['<link name="a">', "'izz'"]),
-    "inertial_without_mass": (_robot(f'<link name="a"><inertial>{INERTIA}</inertial></link>'),
-                              ['<link name="a">', "<mass>"]),
     "negative_mass": (_robot(f'<link name="a"><inertial><mass value="-2"/>{INERTIA}'
                              '</inertial></link>'), ['<link name="a">', "line 3", "negative"]),
-    "mass_not_a_number": (_robot(f'<link name="a"><inertial><mass value="1,5"/>{INERTIA}'
-                                 '</inertial></link>'), ["<mass> value", "'1,5'"]),
-    "inf": (_robot(f'<link name="a"><inertial><origin xyz="0 inf 0"/><mass value="1"/>{INERTIA}'
-                   '</inertial></link>'), ["<origin> xyz", "'inf'"]),
+    "inf": (_robot(*LINK_AB, _joint('<origin xyz="0 inf 0"/>' + LIMIT)),
+            ["<origin> xyz", "'inf'"]),
+    "blank_after_a_limit": (_robot(*LINK_AB, _joint('<limit effort="1 " velocity="1"/>')),
+                            ["<limit> effort", "blank after the number"]),
     "nan": (_robot(*LINK_AB, _joint('<axis xyz="nan 0 1"/>' + LIMIT)), ["<axis> xyz", "'nan'"]),
     "hex": (_robot(*LINK_AB, _joint('<origin rpy="0 0x1 0"/>' + LIMIT)), ["'0x1'"]),
     "digit_separator": (_robot(*LINK_AB, _joint('<origin xyz="1_0 0 0"/>' + LIMIT)), ["'1_0'"]),
@@ -99,8 +95,6 @@ CASES = {
                        ['<joint name="j">', "neither damping nor friction"]),
     "zero_axis": (_robot(*LINK_AB, _joint('<axis xyz="0 0 0"/>', type="continuous")),
                   ['<joint name="j">', "zero vector"]),
-    "root_joint_name_taken": (_robot(*LINK_AB, _joint("", type="fixed", name="root_joint")),
-                              ['<joint name="root_joint">', "root joint"]),
 }
 
 BILLION_LAUGHS = """<?xml version="1.0"?>
@@ -138,9 +132,8 @@ HOSTILE = {
 
 @pytest.mark.parametrize("xml, fragments", list(CASES.values()), ids=list(CASES))
 def test_bad_urdf_raises_urdf_error_naming_the_element(xml, fragments):
-    root_joint = pinref.JointModelFreeFlyer() if "root_joint" in xml else None
     with pytest.raises(URDFError) as info:
-        pinref.buildModelFromXML(xml, root_joint)
+        pinref.buildModelFromXML(xml)
     assert isinstance(info.value, ValueError)
     for fragment in fragments:
         assert fragment in str(info.value), f"{fragment!r} not in: {info.value}"
@@ -248,3 +241,110 @@ def test_a_pinocchio_root_joint_is_named_by_its_package():
     with pytest.raises(URDFError, match=r"not pinocchio.JointModelFreeFlyer \(from the pinocchio"):
         pinref.buildModelFromXML('<robot name="r"><link name="a"/></robot>',
                                  pin.JointModelFreeFlyer())
+
+
+# --- issue 27 item 2: what pin 3.8.0 loads although urdfdom logs an error -----------------------
+
+LINK_B = '<link name="b"/>'
+MOVE = _joint(LIMIT)
+# id -> (URDF text, substrings of the warning and of strict=True's URDFError)
+LOADED_AS_PIN = {
+    "mass_without_inertia": (  # mass and centre of mass kept, rotational inertia zero
+        _robot('<link name="a"><inertial><origin xyz="0.1 0.2 0.3" rpy="0.1 0.2 0.3"/>'
+               '<mass value="1.5"/></inertial></link>', LINK_B, MOVE),
+        ["line 3", '<link name="a">', "missing the required <inertia>",
+         "mass 1.5 at (0.1, 0.2, 0.3) and a zero rotational inertia"]),
+    "mass_placeholder": (  # the centre of mass was read, then MASS: mass 0
+        _robot('<link name="a"/>', f'<link name="b"><inertial><origin xyz="0.1 0 0"/><mass '
+               f'value="MASS"/>{INERTIA}</inertial></link>', MOVE),
+        ["line 4", '<link name="b">', "'MASS' is not a number", "mass 0 at (0.1, 0, 0)"]),
+    "placeholder_on_a_fixed_link": (  # the FIXED_JOINT frame carries (0, (0.1, 0, 0), 0)
+        _robot('<link name="a"/>', f'<link name="b"><inertial><origin xyz="0.1 0 0"/><mass '
+               f'value="MASS"/>{INERTIA}</inertial></link>', _joint("", type="fixed")),
+        ['<link name="b">', "'MASS'"]),
+    "mass_without_value": (
+        _robot(*LINK_AB, f'<link name="c"><inertial><mass/>{INERTIA}</inertial></link>', MOVE,
+               _joint(LIMIT, name="k", parent="b", child="c")),
+        ["line 5", '<link name="c">', "<mass> missing the required attribute 'value'"]),
+    "inertial_without_mass": (_robot(f'<link name="a"><inertial>{INERTIA}</inertial></link>',
+                                     LINK_B, MOVE), ['<link name="a">', "<mass>"]),
+    "inertia_without_izz": (
+        _robot('<link name="a"><inertial><mass value="2"/><inertia ixx="1" ixy="0" ixz="0" '
+               'iyy="1" iyz="0"/></inertial></link>', LINK_B, MOVE),
+        ["'izz'", "mass 2 at (0, 0, 0)"]),
+    "a_blank_after_the_mass": (  # urdfdom's strToDouble must reach the end of the text
+        _robot(f'<link name="a"><inertial><mass value="1.5 "/>{INERTIA}</inertial></link>',
+               LINK_B, MOVE), ["blank after the number", "mass 0"]),
+    "origin_inf": (_robot(f'<link name="a"><inertial><origin xyz="0 inf 0"/><mass value="1"/>'
+                          f'{INERTIA}</inertial></link>', LINK_B, MOVE),
+                   ["<origin> xyz", "'inf'", "mass 0 at (0, 0, 0)"]),
+    "rpy_not_a_number": (  # xyz was read: the centre of mass stays
+        _robot(f'<link name="a"><inertial><origin xyz="1 2 3" rpy="0 x 0"/><mass value="1"/>'
+               f'{INERTIA}</inertial></link>', LINK_B, MOVE), ["'x'", "mass 0 at (1, 2, 3)"]),
+}
+
+
+@pytest.mark.parametrize("root", ["fixed", "free_flyer"])
+@pytest.mark.parametrize("xml, fragments", list(LOADED_AS_PIN.values()), ids=list(LOADED_AS_PIN))
+def test_an_inertial_urdfdom_cannot_read_loads_as_pin_with_a_warning(xml, fragments, root,
+                                                                    tmp_path):
+    """pin 3.8.0 loads each (urdfdom logs "Could not parse inertial element" and keeps what it
+    had read): pinref's model equals pin's, with one MalformedInertialWarning naming the file,
+    the line, the link and what pin builds; strict=True raises the URDFError instead."""
+    path = tmp_path / "robot.urdf"
+    path.write_text(xml)
+    args = () if root == "fixed" else (pinref.JointModelFreeFlyer(),)
+    with pytest.warns(MalformedInertialWarning) as caught:
+        model = pinref.buildModelFromUrdf(path, *args)
+    assert len(caught) == 1
+    message = str(caught[0].message)
+    for fragment in [str(path), "strict=True"] + fragments:
+        assert fragment in message, f"{fragment!r} not in: {message}"
+    pmodel = pin.buildModelFromUrdf(str(path), *(() if root == "fixed" else
+                                                 (pin.JointModelFreeFlyer(),)))
+    assert_fields_equal(model_fields(model), model_fields(pmodel), tol=1e-15)
+    with pytest.raises(URDFError) as info:
+        pinref.buildModelFromUrdf(path, *args, strict=True)
+    assert str(info.value).startswith(f"{path}, line ")
+    assert all(fragment in str(info.value) for fragment in fragments
+               if not fragment.startswith("mass"))  # (what pin builds is the warning's)
+
+
+def test_every_unreadable_inertial_is_listed_in_one_warning():
+    xml = _robot('<link name="a"><inertial><mass value="MASS"/></inertial></link>',
+                 '<link name="b"><inertial><mass value="2"/></inertial></link>', MOVE)
+    with pytest.warns(MalformedInertialWarning) as caught:
+        pinref.buildModelFromXML(xml)
+    lines = str(caught[0].message).splitlines()
+    assert len(caught) == 1 and "2 links" in lines[0]
+    assert ['<link name="a">' in lines[1], '<link name="b">' in lines[2]] == [True, True]
+
+
+@pytest.mark.parametrize("name", [None, "base"])
+def test_a_joint_named_like_the_root_joint_loads_as_pin_with_a_warning(name):
+    """pin 3.8.0 loads a movable joint of the root joint's name with a free-flyer root: two
+    joints of that name, and no JOINT frame for the second (addFrame finds the root's), so its
+    link joins the root joint's body. A fixed joint of that name makes a FIXED_JOINT frame
+    beside the root's JOINT frame: no clash, no warning."""
+    joint_name = name or "root_joint"
+    xml = _robot(*LINK_AB, '<link name="c"/>', MOVE,
+                 _joint(LIMIT, name=joint_name, parent="b", child="c"))
+    names = () if name is None else (name,)
+    with pytest.warns(DuplicateJointNameWarning) as caught:
+        model = pinref.buildModelFromXML(xml, pinref.JointModelFreeFlyer(), *names)
+    pmodel = pin.buildModelFromXML(xml, pin.JointModelFreeFlyer(), *names)
+    assert list(pmodel.names) == ["universe", joint_name, "j", joint_name]
+    assert_fields_equal(model_fields(model), model_fields(pmodel), tol=1e-15)
+    message = str(caught[0].message)
+    for fragment in ["URDF string, line 7", f'<joint name="{joint_name}">', "id 3",
+                     "id 1, which getJointId finds", "'c' joins the root joint's body",
+                     "strict=True"]:
+        assert fragment in message, f"{fragment!r} not in: {message}"
+    with pytest.raises(URDFError, match=f'line 7: <joint name="{joint_name}">: the root joint'):
+        pinref.buildModelFromXML(xml, pinref.JointModelFreeFlyer(), *names, strict=True)
+    fixed = xml.replace('type="revolute"><parent link="b"', 'type="fixed"><parent link="b"')
+    for strict in (False, True):
+        model = pinref.buildModelFromXML(fixed, pinref.JointModelFreeFlyer(), *names,
+                                         strict=strict)
+        assert_fields_equal(model_fields(model), model_fields(
+            pin.buildModelFromXML(fixed, pin.JointModelFreeFlyer(), *names)), tol=1e-15)

@@ -21,7 +21,7 @@ from pinref.checking.drills import aba_without_Ia_c
 from pinref.compare import DiffReport, compare
 from pinref.compare.versions import REFERENCE_VERSIONS
 from pinref.errors import ModelError, NotNormalizedError, ShapeError, URDFError
-from pinref.model.states import random_states
+from pinref.tracing.states import random_states
 from pinref.tracing import steps as S
 
 

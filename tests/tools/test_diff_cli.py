@@ -14,7 +14,7 @@ from test_compare import broken_aba  # noqa: F401  (the fixture, used by name)
 
 import pinref
 from pinref.cli import Progress, main
-from pinref.model.states import random_states
+from pinref.tracing.states import random_states
 from pinref.tracing import steps as S
 
 URDF_DIR = Path(__file__).parents[1] / "model" / "urdf"

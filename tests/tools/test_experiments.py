@@ -18,7 +18,7 @@ from pinref.experiments import ExperimentError, PlotFileError, energy_drift, eps
 from pinref.experiments import energy as energy_module
 from pinref.experiments import plot_energy, plot_sweeps
 from pinref.experiments.energy import simulate
-from pinref.model.states import random_states
+from pinref.tracing.states import random_states
 
 MODELS = {"tutorial": (pinref.buildTutorialModel, 30),
           "humanoid": (pinref.buildSampleModelHumanoid, 10)}

@@ -27,7 +27,7 @@ from pinref.compare.diff import (
     pin_data_bytes,
 )
 from pinref.errors import ArgumentTypeError, ArgumentValueError, ModelError, ShapeError
-from pinref.model.states import random_states
+from pinref.tracing.states import random_states
 from pinref.tracing import steps as S
 
 EPS = np.finfo(float).eps

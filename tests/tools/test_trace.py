@@ -14,7 +14,7 @@ import pytest
 from conftest import assert_close
 
 import pinref
-from pinref.model.states import random_states
+from pinref.tracing.states import random_states
 from pinref.tracing import steps as S
 
 ABA = importlib.import_module("pinref.algorithms.aba")
