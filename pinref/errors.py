@@ -8,7 +8,8 @@ Every error is a :class:`PinrefError` and also the builtin a caller would catch:
   :class:`BatchIndexError`, :class:`ContainerIndexError` -> ``IndexError``
 - :class:`DataModelMismatchError` -> ``ValueError`` and ``RuntimeError`` (Pinocchio's type)
 - :class:`NotComputedError` -> ``RuntimeError`` (a cache read before the call that writes it)
-- :class:`UnsupportedError` -> ``NotImplementedError`` (mimic joints in ABA, WORLD convention, ...)
+- :class:`UnsupportedError` -> ``NotImplementedError`` (a ``RuntimeError``), and its
+  :class:`MimicUnsupportedError` (mimic joints in ABA, and what else Pinocchio refuses for them)
 - :class:`NotPositiveDefiniteError` -> ``ArithmeticError`` (a joint-space inertia block
   ``S^T Ia S + armature`` that cannot be inverted)
 
@@ -84,6 +85,11 @@ class NotComputedError(PinrefError, RuntimeError):
 
 class UnsupportedError(PinrefError, NotImplementedError):
     """A feature of Pinocchio that pinref does not cover (yet)."""
+
+
+class MimicUnsupportedError(UnsupportedError):
+    """An algorithm Pinocchio 3.8.0 refuses for a model with mimic joints (its binding raises
+    RuntimeError; NotImplementedError, and so this error, is a RuntimeError too)."""
 
 
 class NotPositiveDefiniteError(PinrefError, ArithmeticError):
