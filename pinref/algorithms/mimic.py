@@ -24,6 +24,7 @@ import numpy as np
 
 from ..errors import MimicUnsupportedError
 from ..model.mimic import EXTENDED_FIELDS, TANGENT_CACHES, extension, reduce_axes
+from ..model.model import Model
 from ._args import check_data
 
 # The public functions Pinocchio 3.8.0 runs with mimic joints, by module, and how their result
@@ -91,11 +92,16 @@ _MESSAGE = ("{name}: the model has mimic joints ({joints}), and Pinocchio 3.8.0 
             "ordinary joint)")
 
 
+def _has_mimic_joints(model):
+    """A pinref Model with mimic joints (anything else goes to the function's own checks)."""
+    return isinstance(model, Model) and bool(model.mimicking_joints)
+
+
 def refusing(fn):
     """``fn``, refusing a model with mimic joints (MimicUnsupportedError naming them)."""
     @functools.wraps(fn)
     def wrapper(model, *args, **kwargs):
-        if getattr(model, "mimicking_joints", None):
+        if _has_mimic_joints(model):
             joints = ", ".join(repr(model.names[m]) for m in model.mimicking_joints)
             raise MimicUnsupportedError(_MESSAGE.format(name=fn.__name__, joints=joints))
         return fn(model, *args, **kwargs)
@@ -109,7 +115,7 @@ def on_extended_model(fn, result):
 
     @functools.wraps(fn)
     def wrapper(model, *args, **kwargs):
-        if not getattr(model, "mimicking_joints", None):
+        if not _has_mimic_joints(model):
             return fn(model, *args, **kwargs)
         bound = signature.bind(model, *args, **kwargs)
         return _run(fn, result, model, bound)

@@ -22,22 +22,20 @@ import numpy as np
 
 from ..errors import MimicUnsupportedError
 from .base import JointData, JointModel
-from .helical import JointModelHX, JointModelHY, JointModelHZ
 from .liegroup import VectorSpace
-from .planar import JointModelPlanar
 from .prismatic import JointModelPrismaticUnaligned, JointModelPX, JointModelPY, JointModelPZ
 from .revolute import JointModelRX, JointModelRY, JointModelRZ
 from .revolute_unaligned import JointModelRevoluteUnaligned
 from .revolute_unbounded import (JointModelRevoluteUnboundedUnaligned, JointModelRUBX,
                                  JointModelRUBY, JointModelRUBZ)
-from .translation import JointModelTranslation
 
-# ConfigVectorAffineTransform of each type Pinocchio 3.8.0 can mimic: LinearAffineTransform
-# (scaling * q + offset, entry by entry, the planar joint's (cos, sin) included) or
-# UnboundedRevoluteAffineTransform (through the angle atan2(s, c)).
+# The types Pinocchio 3.8.0 mimics (``is_mimicable`` and a ConfigVectorAffineTransform other
+# than NoAffineTransform), by affine map: LinearAffineTransform (scaling * q + offset) or
+# UnboundedRevoluteAffineTransform (through the angle atan2(s, c)). Not the helical joints:
+# the unaligned one has no map, and a mimic HX/HY/HZ's S loses its pitch (S = scaling [0; e]),
+# so Pinocchio's rnea and crba of it disagree with its own kinematics (tests/model/test_mimic.py).
 _LINEAR = (JointModelRX, JointModelRY, JointModelRZ, JointModelRevoluteUnaligned,
-           JointModelPX, JointModelPY, JointModelPZ, JointModelPrismaticUnaligned,
-           JointModelHX, JointModelHY, JointModelHZ, JointModelPlanar, JointModelTranslation)
+           JointModelPX, JointModelPY, JointModelPZ, JointModelPrismaticUnaligned)
 _UNBOUNDED = (JointModelRUBX, JointModelRUBY, JointModelRUBZ,
               JointModelRevoluteUnboundedUnaligned)
 _NO_SPACE = VectorSpace(0)
@@ -57,9 +55,9 @@ def check_mimicable(jmodel, where):
     configuration space (its ``ConfigVectorAffineTransform`` is not ``NoAffineTransform``)."""
     if not isinstance(jmodel, _LINEAR + _UNBOUNDED):
         raise MimicUnsupportedError(
-            f"{where}: a {jmodel.shortname()} cannot be mimicked (Pinocchio 3.8.0 maps the "
-            "configurations of the revolute, unbounded revolute, prismatic, helical (frame "
-            "axis), planar and translation joints only); mimic one of those")
+            f"{where}: a {jmodel.shortname()} cannot be mimicked (Pinocchio 3.8.0 mimics the "
+            "revolute, unbounded revolute and prismatic joints; its mimic helical joint drops "
+            "the pitch from S); mimic one of those")
 
 
 class JointModelMimic(JointModel):
