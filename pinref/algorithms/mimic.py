@@ -85,6 +85,12 @@ REFUSED = {
     "cholesky": ("decompose", "solve", "computeMinv"),
 }
 
+# Supported in the WORLD frame only: in LOCAL and LOCAL_WORLD_ALIGNED, Pinocchio 3.8.0 adds the
+# frame's motion terms over the joint's velocity columns counted without the mimic joints'
+# extended columns (``colRef = nv + idx_v - 1`` walked with the extended ``parents_fromRow``),
+# so the mimicked joint's column misses them: its dJ is not the derivative of its J.
+WORLD_ONLY = ("getFrameJacobianTimeVariation", "frameJacobianTimeVariation")
+
 _MESSAGE = ("{name}: the model has mimic joints ({joints}), and Pinocchio 3.8.0 does not "
             "support them in this algorithm (\"This algorithm does not support Joint Mimic type "
             "in the model.\"); use rnea, crba, the kinematics, Jacobians, frames, centre of "
@@ -118,6 +124,12 @@ def on_extended_model(fn, result):
         if not _has_mimic_joints(model):
             return fn(model, *args, **kwargs)
         bound = signature.bind(model, *args, **kwargs)
+        if fn.__name__ in WORLD_ONLY and bound.arguments["reference_frame"] != 0:
+            raise MimicUnsupportedError(
+                f"{fn.__name__}: the model has mimic joints, and Pinocchio 3.8.0's result in "
+                f"the LOCAL and LOCAL_WORLD_ALIGNED frames misses the mimic joints' terms (it "
+                "is not the derivative of the frame's Jacobian); ask for ReferenceFrame.WORLD, "
+                "or use getJointJacobianTimeVariation")
         return _run(fn, result, model, bound)
     return wrapper
 

@@ -91,7 +91,7 @@ def test_data_fields_equal_pins():
 
 # --- caches of every algorithm pin runs with mimic joints --------------------------------------
 
-REFERENCE_FRAMES = ("LOCAL", "WORLD", "LOCAL_WORLD_ALIGNED")
+REFERENCE_FRAMES = ("LOCAL", "WORLD_FRAME", "LOCAL_WORLD_ALIGNED")
 
 
 def _calls(model):
@@ -111,11 +111,12 @@ def _calls(model):
              ("computeCentroidalMomentumTimeVariation", ("q", "v", "a"))]
     for rf in REFERENCE_FRAMES:
         calls += [("computeFrameJacobian", ("q", frame, rf)),
-                  ("frameJacobianTimeVariation", ("q", "v", frame, rf)),
                   ("computeJointJacobiansTimeVariation", ("q", "v")),
                   ("getJointJacobian", (m, rf)), ("getJointJacobian", (k, rf)),
                   ("getJointJacobianTimeVariation", (m, rf)),
                   ("getFrameJacobian", (frame, rf)),
+                  ("frameJacobianTimeVariation", ("q", "v", frame, "WORLD_FRAME")),
+                  ("getFrameJacobianTimeVariation", (frame, "WORLD_FRAME")),
                   ("forwardKinematics", ("q", "v", "a")), ("getVelocity", (m, rf)),
                   ("getAcceleration", (m, rf)), ("getClassicalAcceleration", (m, rf)),
                   ("getFrameVelocity", (frame, rf)), ("getFrameAcceleration", (frame, rf)),
@@ -135,6 +136,8 @@ def _args(args, state, lib):
             x = {"q": q, "v": v, "a": a}[x]
         elif x == "WORLD":
             x = lib.Convention.WORLD
+        elif x == "WORLD_FRAME":
+            x = lib.ReferenceFrame.WORLD
         elif isinstance(x, str):
             x = getattr(lib.ReferenceFrame, x)
         out.append(x)
@@ -261,6 +264,27 @@ def test_pin_refuses_the_same_and_returns_a_wrong_coriolis_matrix():
     assert np.abs(C @ v - bias).max() > 0.1
     with pytest.raises(MimicUnsupportedError, match="computeCoriolisMatrix"):
         pinref.computeCoriolisMatrix(model, model.createData(), q, v)
+
+
+def test_frame_jacobian_time_variation_in_local_frames_is_refused():
+    """pin's LOCAL and LOCAL_WORLD_ALIGNED frame dJ misses the mimic joint's terms: it is not
+    E's (the extended model's, whose WORLD dJ pin does reproduce); pinref refuses those."""
+    model, pmodel = build("manipulator")
+    E, pE = pinref.buildSampleModelManipulator(), pin.buildSampleModelManipulator()
+    q, v = np.linspace(-1, 1, 5), np.linspace(0.5, -0.3, 5)
+    qE, vE = np.r_[q, 2.5 * q[4] + 0.75], np.r_[v, 2.5 * v[4]]
+    G = np.vstack((np.eye(5), 2.5 * np.eye(5)[4]))
+    frame = model.nframes - 1
+    pdata, pdE = pmodel.createData(), pE.createData()
+    for rf, close in ((pin.WORLD, True), (pin.LOCAL, False), (pin.LOCAL_WORLD_ALIGNED, False)):
+        got = pin.frameJacobianTimeVariation(pmodel, pdata, q, v, frame, rf)
+        ref = pin.frameJacobianTimeVariation(pE, pdE, qE, vE, frame, rf) @ G
+        assert np.allclose(got, ref, atol=1e-12) == close, rf
+        if not close:
+            with pytest.raises(MimicUnsupportedError, match="ReferenceFrame.WORLD"):
+                pinref.frameJacobianTimeVariation(model, model.createData(), q, v, frame,
+                                                  pinref.ReferenceFrame(int(rf)))
+    assert E.nframes == model.nframes
 
 
 def test_crba_of_a_mimic_joint_with_children_depends_on_call_history_in_pin():
