@@ -22,7 +22,7 @@ import pinref
 from conftest import assert_close
 from models import random_states
 from pinref.algorithms.mimic import REFUSED
-from pinref.errors import MimicUnsupportedError, ModelError
+from pinref.errors import MimicUnsupportedError, ModelError, URDFError
 from test_bridge import assert_fields_equal, model_fields
 
 GRIPPER = Path(__file__).parent / "urdf" / "gripper_mimic.urdf"
@@ -32,6 +32,9 @@ HUMANOID_MIMICS = [(22, 23, 2.5, 0.75), (19, 20, -1.5, 0.2), (8, 13, 0.7, -0.4)]
 ERD_MIMIC = [str(f.locate()) for f in distribution("example-robot-data").files
              if f.suffix == ".urdf" and f.name in ("panda.urdf", "pr2.urdf", "tiago_pro.urdf",
                                                    "baxter.urdf")]
+# Their <mimic> names a joint added after it (depth first): pin refuses them with mimic=True.
+ERD_MIMIC_REFUSED = [str(f.locate()) for f in distribution("example-robot-data").files
+                     if f.name in ("romeo.urdf", "talos_full_v2.urdf", "alex_psyonic_hands.urdf")]
 
 
 def _humanoid(lib):
@@ -71,6 +74,14 @@ def test_model_equals_pins_field_by_field(name):
         got.joints[m].calc(jd.joints[m], q)
         ref.joints[m].calc(pd.joints[m], q)
         assert_close(jd.joints[m].M.homogeneous, pd.joints[m].M.homogeneous)
+
+
+@pytest.mark.parametrize("path", ERD_MIMIC_REFUSED, ids=lambda p: Path(p).stem)
+def test_a_mimic_of_a_joint_added_later_is_refused_as_in_pin(path):
+    with pytest.raises(ValueError, match="mimic joint is not in the kinematic tree"):
+        pin.buildModelFromUrdf(path, True)
+    with pytest.raises(URDFError, match="is not a joint added before it"):
+        pinref.buildModelFromUrdf(path, mimic=True)
 
 
 def test_data_fields_equal_pins():
@@ -214,8 +225,14 @@ def check_sequence(name, batch):
     return worst
 
 
-@pytest.mark.parametrize("batch", [(), (1,), (5,), (2, 3)], ids=str)
-@pytest.mark.parametrize("name", MODELS)
+BATCHES = [(), (1,), (5,), (2, 3)]
+QUICK = [("manipulator", b) for b in BATCHES] + [("gripper", ()), ("gripper", (1,)),
+                                                  ("gripper_ff", ()), ("humanoid", ())]
+CASES = [pytest.param(name, batch, marks=() if (name, batch) in QUICK else pytest.mark.slow)
+         for name in MODELS for batch in BATCHES]
+
+
+@pytest.mark.parametrize(("name", "batch"), CASES, ids=str)
 def test_every_supported_algorithm_gives_pins_caches(name, batch):
     check_sequence(name, batch)
 
