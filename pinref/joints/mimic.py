@@ -145,7 +145,7 @@ class JointDataMimic(JointData):
     (before the affine map). ``U``, ``Dinv``, ``UDinv`` keep their zeros (ABA refuses mimic
     joints)."""
 
-    def __init__(self, jdata, scaling):  # noqa: super().__init__ would assign M, S, v, c
+    def __init__(self, jdata, scaling):  # (not JointData.__init__: M, S, v, c are read-only)
         nq, nv = jdata.joint_q.shape[-1], jdata.S.shape[-1]
         self._shortname = "JointDataMimic"
         self.jdata, self.scaling = jdata, scaling
@@ -153,21 +153,10 @@ class JointDataMimic(JointData):
         self.U, self.UDinv = np.zeros((6, nv)), np.zeros((6, nv))
         self.StU, self.Dinv = np.zeros((nv, nv)), np.zeros((nv, nv))
 
-    @property
-    def M(self):
-        return self.jdata.M
-
-    @property
-    def v(self):
-        return self.jdata.v
-
-    @property
-    def c(self):
-        return self.jdata.c
-
-    @property
-    def S(self):
-        return self.scaling * self.jdata.S
+    M = property(lambda self: self.jdata.M, doc="The wrapped joint's M.")
+    v = property(lambda self: self.jdata.v, doc="The wrapped joint's v (at scaling v).")
+    c = property(lambda self: self.jdata.c, doc="The wrapped joint's c.")
+    S = property(lambda self: self.scaling * self.jdata.S, doc="scaling * the wrapped S.")
 
     def plain_fields(self):
         """What Data equality and copies compare (``same_fields``): the wrapped data and the

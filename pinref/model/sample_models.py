@@ -71,7 +71,7 @@ def _add_manipulator(model, root_joint_idx=0, Mroot=None, pre="", mimic=False):
     first = None
     for joint, name, placement, inertia, extra_bodies in chain:
         if joint is None:
-            joint = mimic_of(JointModelRY(), model.joints[joint_id], 2.5, 0.75)
+            joint = mimic_of(JointModelRY(), model.joints[model.njoints - 1], 2.5, 0.75)
         joint_id = _add_joint_and_body(model, joint, parent_name, pre + name, placement)
         first = joint_id if first is None else first
         model.inertias[joint_id] = inertia()

@@ -255,7 +255,7 @@ def _refused_calls():
 
 @pytest.mark.parametrize(("owner", "name"), list(_refused_calls()))
 def test_what_pin_refuses_is_refused_as_runtime_error(owner, name):
-    model, pmodel = build("manipulator")
+    model, _ = build("manipulator")
     data = model.createData()
     with pytest.raises(MimicUnsupportedError, match=f"{name}: the model has mimic joints "
                        "\\('wrist1_mimic_joint'\\)"):
