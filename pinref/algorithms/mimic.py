@@ -23,8 +23,10 @@ import inspect
 import numpy as np
 
 from ..errors import MimicUnsupportedError
+from ..joints.mimic import JointModelMimic
 from ..model.mimic import EXTENDED_FIELDS, TANGENT_CACHES, extension, reduce_axes
 from ..model.model import Model
+from ..spatial._kernels import ANGULAR, LINEAR
 from ._args import check_data
 
 # The public functions Pinocchio 3.8.0 runs with mimic joints, by module, and how their result
@@ -235,7 +237,7 @@ def _map_back(model, ext, data, marked, states):
         elif name in ("J", "dJ"):
             setattr(data, name, ext.scale_mimic_columns(hidden[name]))
         elif name == "Fcrb":
-            _pin_fcrb(model, ext, data, hidden["Fcrb"])
+            _pin_fcrb(model, data)
     for m in model.mimicking_joints:
         jdata, jm = data.joints[m], model.joints[m]
         if "q" in states:
@@ -244,21 +246,60 @@ def _map_back(model, ext, data, marked, states):
             jdata.joint_v = states["v"][..., jm.idx_v:jm.idx_v + jm.nvExtended].copy()
 
 
-def _pin_fcrb(model, ext, data, Fcrb_E):
-    """``data.Fcrb`` as Pinocchio's crba (LOCAL) leaves it with mimic joints: each joint's
-    columns of E's (the backward step writes no mimic terms), and at a mimic joint m the
-    mimicked joint's columns hold ``CrbaLocalConventionMimicStep``'s F: ``Ycrb_m S_m``
-    (``S_m = scaling S_t``) carried to the frame of the first joint below the universe on m's
-    path (``supports[m][1]``), which is E's ``Fcrb[supports[m][1]]`` at m's columns."""
-    pin = data.Fcrb
-    for i in range(model.njoints):
-        pin[i] = Fcrb_E[i][..., ext.own_ext]
-    for (ext_cols, cols, scaling), m in zip(ext.mimics, model.mimicking_joints):
+def _pin_fcrb(model, data):
+    """``data.Fcrb`` as Pinocchio's crba (LOCAL) leaves it with mimic joints, its two passes
+    over Fcrb (nv columns) with E's ``Ycrb``, ``liMi`` and S (the rest of crba is E's):
+
+        i = n-1 .. 1, an ordinary joint:  F_i[:, cols_i] = Ycrb_i S_i ;
+            F_parent[:, sub_i] = liMi_i F_i[:, sub_i]    (parent > 0; sub_i: nvSubtree[i] wide)
+        i a mimic joint:  F_parent += liMi_i F_i          (every column, added: Pinocchio's
+            ADDTO, so a mimic joint's children's columns add up over calls, docs/quirks.md)
+        each mimic joint m (CrbaLocalConventionMimicStep):  F_m[:, cols_m] = Ycrb_m S_m with
+            S_m = scaling S_t, then carried in place through liMi of m's path, m up to the
+            joint below the first one (supports[m][2]).
+
+    ``cols_m`` are the mimicked joint's columns."""
+    F = [np.array(data.Fcrb[i]) for i in range(model.njoints)]
+    hidden = data.extended
+    Ycrb = [data.Ycrb[i].matrix() for i in range(model.njoints)]
+    S = [None] + [np.asarray(hidden["joints"][i].S) for i in range(1, model.njoints)]
+    for i in range(model.njoints - 1, 0, -1):
+        jm, parent = model.joints[i], model.parents[i]
+        if isinstance(jm, JointModelMimic):
+            if parent > 0:
+                F[parent] = F[parent] + _act_force(data.liMi[i], F[i])
+            continue
+        cols = slice(jm.idx_v, jm.idx_v + jm.nv)
+        F[i] = _set_columns(F[i], cols, Ycrb[i] @ S[i])
+        if parent > 0:
+            sub = slice(jm.idx_v, jm.idx_v + data.nvSubtree[i])
+            F[parent] = _set_columns(F[parent], sub, _act_force(data.liMi[i], F[i][..., sub]))
+    for m in model.mimicking_joints:
+        jm = model.joints[m]
+        cols = slice(jm.idx_v, jm.idx_v + jm.nvExtended)
+        Fm = Ycrb[m] @ (jm.scaling * S[m])
         supports = model.supports[m]
-        frame = supports[1] if len(supports) > 2 else m
-        F = pin[m]
-        F[..., cols] = scaling * Fcrb_E[frame][..., ext_cols]
-        pin[m] = F
+        for j in range(len(supports) - 2, 0, -1):
+            Fm = _act_force(data.liMi[supports[j + 1]], Fm)
+        F[m] = _set_columns(F[m], cols, Fm)
+    for i in range(model.njoints):
+        data.Fcrb[i] = F[i]
+
+
+def _set_columns(F, cols, value):
+    """``F`` with ``F[..., :, cols] = value``, broadcast to their common batch shape."""
+    shape = np.broadcast_shapes(F.shape[:-2], value.shape[:-2])
+    F = np.array(np.broadcast_to(F, shape + F.shape[-2:]))
+    F[..., cols] = value
+    return F
+
+
+def _act_force(M, F):
+    """``M.act`` on each force column of ``F`` (..., 6, n): R f_lin ; p x R f_lin + R f_ang."""
+    R, p = M.rotation, M.translation
+    lin = R @ F[..., LINEAR, :]
+    ang = R @ F[..., ANGULAR, :] + np.cross(p[..., None, :], lin.swapaxes(-1, -2)).swapaxes(-1, -2)
+    return np.concatenate((lin, ang), axis=-2)
 
 
 def _result(ext, out, kind):
