@@ -73,6 +73,24 @@ def mimic_of(jmodel, mimicked, scaling, offset):
     return mimic
 
 
+def repointed(jmodel, old_model, new_model, where):
+    """``jmodel`` of ``old_model`` as ``new_model`` takes it: a mimic joint follows the joint of
+    its mimicked joint's name there (``updateMimicIds`` of appendModel, the mimic branch of
+    buildReducedModel); ModelError when that joint is not in ``new_model`` (locked)."""
+    if not isinstance(jmodel, JointModelMimic):
+        return jmodel
+    name = old_model.names[jmodel.mimicked_id]
+    if name not in new_model.names:
+        raise ModelError(f"{where}: the mimic joint follows joint {name!r}, which is not in the "
+                         "new model (it is locked); lock the mimic joint too, or keep its joint")
+    k = new_model.names.index(name)
+    out = _copy(jmodel)
+    out.jmodel = _copy(jmodel.jmodel)
+    target = new_model.joints[k]
+    out.setMimicIndexes(k, target.idx_q, target.idx_v, target.idx_vExtended)
+    return out
+
+
 # --- Data fields (DataTpl::computeParents_fromRow, the mimic part of the constructor) -------
 
 

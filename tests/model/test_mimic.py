@@ -400,3 +400,29 @@ def test_configuration_functions_as_pins():
     assert_close(pinref.dIntegrate(model, q0, v, pinref.ARG0),
                  pin.dIntegrate(pmodel, q0, v, pin.ARG0))
     assert pinref.randomConfiguration(model).shape == (model.nq,)
+
+
+@pytest.mark.parametrize("lock", [[2], [1, 3], [6]], ids=str)
+def test_reduced_model_of_a_mimic_model_equals_pins(lock):
+    """buildReducedModel keeps a mimic joint following its joint's new id (or locks it)."""
+    q = np.full(5, 0.3)
+    got = pinref.buildReducedModel(pinref.buildSampleModelManipulator(True), lock, q)
+    ref = pin.buildReducedModel(pin.buildSampleModelManipulator(True), lock, q)
+    assert_fields_equal(model_fields(got), model_fields(ref), tol=1e-15)
+
+
+def test_locking_the_mimicked_joint_alone_is_refused_as_in_pin():
+    q = np.full(5, 0.3)
+    with pytest.raises(ValueError, match="lower than its directing joint"):
+        pin.buildReducedModel(pin.buildSampleModelManipulator(True), [5], q)
+    with pytest.raises(ModelError, match="'wrist1_joint', which is not in the new model"):
+        pinref.buildReducedModel(pinref.buildSampleModelManipulator(True), [5], q)
+
+
+def test_appended_mimic_model_equals_pins():
+    got = pinref.appendModel(pinref.buildSampleModelHumanoid(),
+                             pinref.buildModelFromUrdf(GRIPPER, mimic=True), 5,
+                             pinref.SE3.Identity())
+    ref = pin.appendModel(pin.buildSampleModelHumanoid(),
+                          pin.buildModelFromUrdf(str(GRIPPER), True), 5, pin.SE3.Identity())
+    assert_fields_equal(model_fields(got), model_fields(ref), tol=1e-15)
