@@ -146,7 +146,7 @@ def _run(fn, result, model, bound):
     if data is None:
         return _result(ext, fn(*args, **kwargs), result)
     check_data(model, data)
-    arrays = [x for key, x in states.items() if key not in ("q", "v")]
+    arrays = [x for key, x in states.items() if key not in _MODEL_STATE]
     if arrays:
         data.conform(model, np.broadcast_shapes(*(x.shape[:-1] for x in arrays)))
     out, marked = _with_extended_fields(data, lambda: fn(*args, **kwargs))
@@ -156,8 +156,8 @@ def _run(fn, result, model, bound):
 
 def _map_states(model, ext, bound):
     """The configuration (``q``) and tangent vectors (``v``, ``a``) among the arguments, checked
-    against the model and mapped to E: ``{position or name: array}``; ``"q"`` keeps the
-    model's q (for the JointDataMimic's joint_q)."""
+    against the model and mapped to E: ``{name or (name, position): array}``; the model's own
+    q and v are kept under ``_MODEL_STATE`` (for the JointDataMimic's joint_q, joint_v)."""
     mapped, seen_q = {}, False
     for name, value in bound.arguments.items():
         kind = bound.signature.parameters[name].kind
@@ -169,12 +169,16 @@ def _map_states(model, ext, bound):
             if name == "q" or (kind is inspect.Parameter.VAR_POSITIONAL and not seen_q):
                 q = model.check_configuration(x)
                 mapped[key], seen_q = ext.configuration(q), True
-                mapped.setdefault("q", q)
+                mapped.setdefault(_MODEL_Q, q)
             elif name in ("v", "a") or kind is inspect.Parameter.VAR_POSITIONAL:
                 v = model.check_vector(x, name if name in ("v", "a") else "v", model.nv)
                 mapped[key] = ext.expand(v)
-                mapped.setdefault("v", v)
+                mapped.setdefault(_MODEL_V, v)
     return mapped
+
+
+_MODEL_Q, _MODEL_V = ("model", "q"), ("model", "v")   # keys no argument has
+_MODEL_STATE = (_MODEL_Q, _MODEL_V)
 
 
 def _is_vector(x):
@@ -240,10 +244,10 @@ def _map_back(model, ext, data, marked, states):
             _pin_fcrb(model, data)
     for m in model.mimicking_joints:
         jdata, jm = data.joints[m], model.joints[m]
-        if "q" in states:
-            jdata.joint_q = states["q"][..., jm.idx_q:jm.idx_q + jm.jmodel.nq].copy()
-        if "v" in states:
-            jdata.joint_v = states["v"][..., jm.idx_v:jm.idx_v + jm.nvExtended].copy()
+        if _MODEL_Q in states:
+            jdata.joint_q = states[_MODEL_Q][..., jm.idx_q:jm.idx_q + jm.jmodel.nq].copy()
+        if _MODEL_V in states:
+            jdata.joint_v = states[_MODEL_V][..., jm.idx_v:jm.idx_v + jm.nvExtended].copy()
 
 
 def _pin_fcrb(model, data):

@@ -191,6 +191,12 @@ def _caches(model, data, lib, idx, batch):
         out[f"joints[{i}].S"] = get(jd.S, (6, n))
         out[f"joints[{i}].v"] = get(jd.v.vector, (6,))
         out[f"joints[{i}].c"] = get(jd.c.vector, (6,))
+    for m in model.mimicking_joints:   # the mimicked joint's segments, before the affine map
+        jd = data.joints[m]
+        nq = next(model.nqs[k] for k in range(1, m) if model.nqs[k] and
+                  (model.idx_qs[k], model.idx_vs[k]) == (model.idx_qs[m], model.idx_vs[m]))
+        out[f"joints[{m}].joint_q"] = get(jd.joint_q, (nq,))
+        out[f"joints[{m}].joint_v"] = get(jd.joint_v, (model.nvExtendeds[m],))
     for k in range(model.nframes):
         out[f"oMf[{k}]"] = get(data.oMf[k].homogeneous, (4, 4))
     return out
