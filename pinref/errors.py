@@ -9,7 +9,8 @@ Every error is a :class:`PinrefError` and also the builtin a caller would catch:
 - :class:`DataModelMismatchError` -> ``ValueError`` and ``RuntimeError`` (Pinocchio's type)
 - :class:`NotComputedError` -> ``RuntimeError`` (a cache read before the call that writes it)
 - :class:`DataInUseError` -> ``RuntimeError`` (a Data used by two threads' calls at once)
-- :class:`UnsupportedError` -> ``NotImplementedError`` (mimic joints in ABA, WORLD convention, ...)
+- :class:`UnsupportedError` -> ``NotImplementedError`` (a ``RuntimeError``), and its
+  :class:`MimicUnsupportedError` (mimic joints in ABA, and what else Pinocchio refuses for them)
 - :class:`NotPositiveDefiniteError` -> ``ArithmeticError`` (a joint-space inertia block
   ``S^T Ia S + armature`` that cannot be inverted)
 
@@ -93,6 +94,11 @@ class DataInUseError(PinrefError, RuntimeError):
 
 class UnsupportedError(PinrefError, NotImplementedError):
     """A feature of Pinocchio that pinref does not cover (yet)."""
+
+
+class MimicUnsupportedError(UnsupportedError):
+    """An algorithm Pinocchio 3.8.0 refuses for a model with mimic joints (its binding raises
+    RuntimeError; NotImplementedError, and so this error, is a RuntimeError too)."""
 
 
 class NotPositiveDefiniteError(PinrefError, ArithmeticError):

@@ -20,7 +20,7 @@ mass matrix / bias                     data.M, data.nle           H, C
 """
 
 from . import (aba, center_of_mass, crba, energy, frames, geometry, jacobian, joint_configuration,
-               regressor, rnea, steps)
+               mimic, regressor, rnea, steps)
 from ._args import ArgumentPosition, Convention, KinematicLevel, ReferenceFrame
 from .aba_derivatives import computeABADerivatives
 from .center_of_mass import *  # noqa: F401,F403
@@ -46,6 +46,9 @@ from .rnea_derivatives import (
     computeRNEADerivatives,
     computeStaticTorqueDerivatives,
 )
+
+# Mimic joints: the public functions run on the extended model, or refuse (mimic.py).
+mimic.install()
 
 # Pinocchio also exposes the enum values at module level (pin.LOCAL, pin.ARG0, ...).
 WORLD, LOCAL, LOCAL_WORLD_ALIGNED = (ReferenceFrame.WORLD, ReferenceFrame.LOCAL,

@@ -87,6 +87,12 @@ def _pin_joint(pin, jmodel, joint_name):
     """Pinocchio's joint model equal to the pinref ``jmodel`` (a composite's joints and
     placements converted one by one)."""
     name = jmodel.shortname()
+    if name == "JointModelMimic":
+        raise UnsupportedError(
+            f"joint {joint_name!r} is a JointModelMimic, which to_pinocchio does not convert "
+            "(Pinocchio's Python makes a mimic joint of the mimicked joint's own type only); "
+            "build the model in Pinocchio too (buildModelFromUrdf(..., mimic=True), "
+            "transformJointIntoMimic)")
     if name == "JointModelRevoluteUnboundedUnaligned":
         return _pin_revolute_unbounded_unaligned(pin, jmodel.axis, joint_name)
     if name == "JointModelComposite":
@@ -103,11 +109,15 @@ def _joint(pin, pjoint, joint_name):
     import pinref
 
     name = pjoint.shortname()
+    if name == "JointModelMimic":
+        raise UnsupportedError(
+            f"joint {joint_name!r} is a JointModelMimic, which from_pinocchio does not convert "
+            "(Pinocchio's Python hides the mimicking joint type); build the model in pinref "
+            "too (buildModelFromUrdf(..., mimic=True), transformJointIntoMimic)")
     cls = getattr(pinref.joints, name, None)
     if cls is None:
         raise UnsupportedError(f"joint {joint_name!r} is a {name}, which pinref does not "
-                               "support (mimic and pin 4.x's ellipsoid joints are out of "
-                               "scope)")
+                               "support (pin 4.x's ellipsoid joints are out of scope)")
     if name == "JointModelRevoluteUnboundedUnaligned":
         return cls(_unbounded_unaligned_axis(pin, pjoint))
     if name == "JointModelComposite":
@@ -121,7 +131,8 @@ def _joint(pin, pjoint, joint_name):
 
 def from_pinocchio(pin_model):
     """A pinref ``Model`` equal to ``pin_model``, field for field. Mimic joints (and pin 4.x's
-    ellipsoid joints) raise UnsupportedError naming the joint."""
+    ellipsoid joints) raise UnsupportedError naming the joint (build a mimic model in both
+    libraries instead)."""
     pin = import_pinocchio()
 
     from ..model import Frame, FrameType, Model

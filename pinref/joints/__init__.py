@@ -1,7 +1,8 @@
 """Joint models: kinematics (calc), ABA step (calc_aba) and configuration space of each type.
 
 ``JOINT_TYPES`` lists one factory per joint type (Pinocchio's joint collection without the
-composite joint, ``JointModelComposite``, which is built from these, and the mimic joint),
+composite joint, ``JointModelComposite``, which is built from these, and the mimic joint,
+``JointModelMimic``, which follows one of them),
 with representative constructor arguments: ``factory()`` returns a fresh joint model, not yet
 placed in a model (``setIndexes``).
 """
@@ -14,6 +15,7 @@ from .base import JointData, JointModel
 from .composite import JointDataComposite, JointModelComposite
 from .free_flyer import JointModelFreeFlyer
 from .helical import JointModelHelicalUnaligned, JointModelHX, JointModelHY, JointModelHZ
+from .mimic import JointDataMimic, JointModelMimic
 from .planar import JointModelPlanar
 from .prismatic import JointModelPrismaticUnaligned, JointModelPX, JointModelPY, JointModelPZ
 from .revolute import JointModelRX, JointModelRY, JointModelRZ
@@ -55,5 +57,6 @@ __all__ = [
     "JointModelPX", "JointModelPY", "JointModelPZ", "JointModelPrismaticUnaligned",
     "JointModelHX", "JointModelHY", "JointModelHZ", "JointModelHelicalUnaligned",
     "JointModelSpherical", "JointModelSphericalZYX", "JointModelPlanar", "JointModelTranslation",
-    "JointModelUniversal", "JointModelComposite", "JointDataComposite",
+    "JointModelUniversal", "JointModelComposite", "JointDataComposite", "JointModelMimic",
+    "JointDataMimic",
 ]

@@ -86,12 +86,21 @@ class JointModel:
 
     def __init__(self):
         self.id = -1
+        self.idx_vExtended = 0
         self._set_indexes(0, 0)
 
-    def setIndexes(self, id, q, v):
-        """Place the joint in a model: its id and the start of its q and v segments."""
+    def setIndexes(self, id, q, v, vExtended=None):
+        """Place the joint in a model: its id and the start of its q and v segments, and of its
+        columns of the extended tangent space (``idx_vExtended``, ``v`` by default: they differ
+        after a mimic joint, pinref/joints/mimic.py)."""
         self.id = int(id)
+        self.idx_vExtended = int(v if vExtended is None else vExtended)
         self._set_indexes(q, v)
+
+    @property
+    def nvExtended(self):
+        """Columns of the joint in the extended tangent space (``nv``; a mimic joint's differ)."""
+        return self.nv
 
     def _set_indexes(self, q, v):
         self._idx_q, self._idx_v = int(q), int(v)

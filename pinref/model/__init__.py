@@ -6,6 +6,7 @@ from .data import Data
 from .frame import BODY, FIXED_JOINT, JOINT, OP_FRAME, SENSOR, Frame, FrameType
 from .geometry import (Box, Capsule, CollisionPair, Convex, Cylinder, GeometryData,
                        GeometryModel, GeometryObject, GeometryType, Mesh, Sphere)
+from .mimic import transformJointIntoMimic
 from .model import UNIT_NORM_TOLERANCE, Model
 from .sample_models import (buildSampleModelHumanoid, buildSampleModelHumanoidRandom,
                             buildSampleModelManipulator, buildTutorialModel)
@@ -17,6 +18,6 @@ __all__ = ["Data", "Frame", "FrameType", "OP_FRAME", "JOINT", "FIXED_JOINT", "BO
            "buildSampleModelHumanoid", "buildSampleModelHumanoidRandom",
            "buildSampleModelManipulator", "buildTutorialModel",
            "buildModelFromUrdf", "buildModelFromXML", "buildModelsFromUrdf", "buildGeomFromUrdf",
-           "appendModel", "buildReducedModel",
+           "appendModel", "buildReducedModel", "transformJointIntoMimic",
            "GeometryModel", "GeometryData", "GeometryObject", "GeometryType", "CollisionPair",
            "Box", "Capsule", "Convex", "Cylinder", "Sphere", "Mesh"]

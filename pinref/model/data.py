@@ -17,6 +17,7 @@ from ..errors import DataInUseError, NonFiniteResultWarning, NotComputedError, U
 from ..spatial import SE3, Force, Inertia, Motion
 from ._values import same_fields
 from .containers import StdVec_Vector3
+from .mimic import data_rows, init_mimic_data
 from .model import Model
 from .stacks import (ForceStack, InertiaMatrixStack, JointRows, MatrixStack, MotionStack,
                      RowJointData, SE3Stack, Stack)
@@ -32,6 +33,9 @@ class Data:
                 f"Data(model): expected a pinref.Model, got {type(model).__module__}."
                 f"{type(model).__name__}; convert a Pinocchio model with "
                 "pinref.from_pinocchio(model)")
+        if model.mimicking_joints:   # E's Data, with Pinocchio's fields (model/mimic.py)
+            init_mimic_data(self, model)
+            return
         n, nv = model.njoints, model.nv
         pos = tree(model).pos                             # row of joint i in the stacked caches
         # --- kinematics (forwardKinematics, rnea, crba, aba) -------------------------------
@@ -148,7 +152,8 @@ class Data:
         # --- Cholesky M = U D U^T (cholesky.hxx), contact dynamics (contact-dynamics.hxx) ----
         # dof rows j = 0 .. nv-1: the row of j's parent dof (-1 at a root), and the dofs of j's
         # subtree counted from j (j's descendants are the rows j+1 .. j+nvSubtree_fromRow[j]-1)
-        self.parents_fromRow, self.nvSubtree_fromRow = _rows(model, self.nvSubtree)
+        # (data_rows: the same over the extended rows, and the mimic joints' bookkeeping)
+        vars(self).update(data_rows(model, self.nvSubtree))
         self.U = np.eye(nv)                               # unit upper factor U     (..., nv, nv)
         self.D = np.zeros(nv)                             # diagonal factor D          (..., nv)
         self.Dinv = np.zeros(nv)                          # 1 / D                      (..., nv)
@@ -352,18 +357,3 @@ def _nv_subtree(model):
         out[i] += model.nvs[i] if i > 0 else 1
         out[model.parents[i]] += out[i]
     return out
-
-
-def _rows(model, nv_subtree):
-    """``Data::parents_fromRow`` and ``Data::nvSubtree_fromRow`` (computeParents_fromRow): for
-    the first dof row of joint i, its parent joint's last row (-1 under the universe) and
-    nvSubtree[i]; each further row of i has the row before it as parent and one dof fewer."""
-    parents, nvt = [-1] * model.nv, [-1] * model.nv
-    for i in range(1, model.njoints):
-        start, parent = model.idx_vs[i], model.parents[i]
-        parents[start] = model.idx_vs[parent] + model.nvs[parent] - 1 if parent > 0 else -1
-        nvt[start] = nv_subtree[i]
-        for row in range(1, model.nvs[i]):
-            parents[start + row] = start + row - 1
-            nvt[start + row] = nv_subtree[i] - row
-    return parents, nvt

@@ -19,6 +19,7 @@ from ..spatial._kernels import as_array, type_name, unit_norm_error
 from ._values import real_array, same_fields
 from .containers import StdMap_String_VectorXd
 from .frame import ALL_FRAME_TYPES, Frame, FrameType
+from .mimic import add_mimic_fields, check_mimicked
 
 _STRUCTURE_KEY = operator.attrgetter("structure_key")   # the joint's class (and axis)
 _DOUBLE_MAX = np.finfo(float).max
@@ -95,7 +96,9 @@ class Model:
 
     Fields (Pinocchio's names): ``name``, ``names``, ``parents``, ``children``, ``subtrees``,
     ``supports``, ``joints``, ``jointPlacements``, ``inertias``, ``idx_qs``, ``idx_vs``,
-    ``nqs``, ``nvs``, ``armature``, ``friction``, ``damping``, ``rotorInertia``,
+    ``nqs``, ``nvs``, ``idx_vExtendeds``, ``nvExtendeds``, ``nvExtended``,
+    ``mimicking_joints``, ``mimicked_joints``, ``mimic_joint_supports`` (mimic joints:
+    pinref/model/mimic.py), ``armature``, ``friction``, ``damping``, ``rotorInertia``,
     ``rotorGearRatio``, ``gravity``, ``frames``, ``lowerPositionLimit``,
     ``upperPositionLimit``, ``velocityLimit``, ``effortLimit``, ``nq``, ``nv``, ``njoints``,
     ``nbodies``, ``nframes``, ``referenceConfigurations``. The model is never batched.
@@ -126,6 +129,10 @@ class Model:
         self.inertias = [Inertia.Zero()]
         self.idx_qs, self.idx_vs, self.nqs, self.nvs = [0], [0], [0], [0]
         self.nq = self.nv = 0
+        # the extended tangent space, where a mimic joint has columns of its own
+        self.idx_vExtendeds, self.nvExtendeds, self.nvExtended = [0], [0], 0
+        self.mimicking_joints, self.mimicked_joints = [], []   # mimic joints, whom they follow
+        self.mimic_joint_supports = [[0]]   # 0 and the mimic joints on the path to joint i
         self.njoints = 1
         self.nbodies = 1
         for name in _NQ_FIELDS + _NV_FIELDS:
@@ -199,7 +206,7 @@ class Model:
         if not isinstance(joint_model, JointModel) or isinstance(joint_model, _Universe):
             raise UnsupportedError(
                 f"addJoint({joint_name!r}): {type_name(joint_model)} is not a pinref joint "
-                "model (mimic joints are not supported)")
+                "model")
         if isinstance(joint_model, JointModelComposite):
             joint_model.refuse_if_empty(f"addJoint({joint_name!r})")
         if not 0 <= int(parent_id) < self.njoints:
@@ -225,7 +232,8 @@ class Model:
                   vec(max_config, nq, _DOUBLE_MAX, "max_config"),
                   vec(friction, nv, 0.0, "friction"), vec(damping, nv, 0.0, "damping"))
         joint_id = self.njoints
-        jmodel.setIndexes(joint_id, self.nq, self.nv)
+        check_mimicked(self, jmodel, joint_id, joint_name)
+        jmodel.setIndexes(joint_id, self.nq, self.nv, self.nvExtended)
         self.njoints += 1
         self.joints.append(jmodel)
         self.inertias.append(Inertia.Zero())
@@ -234,12 +242,16 @@ class Model:
         self.children[parent_id].append(joint_id)
         self.jointPlacements.append(joint_placement.copy())
         self.names.append(str(joint_name))
-        self.idx_qs.append(self.nq)
-        self.idx_vs.append(self.nv)
+        self.idx_qs.append(jmodel.idx_q)
+        self.idx_vs.append(jmodel.idx_v)
         self.nqs.append(nq)
         self.nvs.append(nv)
         self.nq += nq
         self.nv += nv
+        self.idx_vExtendeds.append(jmodel.idx_vExtended)
+        self.nvExtendeds.append(jmodel.nvExtended)
+        self.nvExtended += jmodel.nvExtended
+        add_mimic_fields(self, jmodel, joint_id)
         for name, extra in zip(("effortLimit", "velocityLimit", "lowerPositionLimit",
                                 "upperPositionLimit", "friction", "damping", "armature",
                                 "rotorInertia", "rotorGearRatio"),

@@ -11,10 +11,10 @@ import math
 
 import numpy as np
 
-from ..errors import UnsupportedError
 from ..joints import (JointModelComposite, JointModelFreeFlyer, JointModelRX, JointModelRY,
                       JointModelRZ, JointModelSphericalZYX, JointModelTranslation)
 from ..spatial import SE3, Inertia
+from .mimic import mimic_of
 from .model import Model
 
 _QMIN, _QMAX, _VMAX, _TAUMAX = -3.14, 3.14, 10.0, 10.0
@@ -53,8 +53,10 @@ def _add_joint_and_body(model, joint, parent_name, name, placement):
     return idx
 
 
-def _add_manipulator(model, root_joint_idx=0, Mroot=None, pre=""):
-    """``details::addManipulator``: shoulder RX-RY-RZ, elbow RY, wrist RX-RY."""
+def _add_manipulator(model, root_joint_idx=0, Mroot=None, pre="", mimic=False):
+    """``details::addManipulator``: shoulder RX-RY-RZ, elbow RY, wrist RX-RY; with ``mimic``,
+    the last joint is ``wrist1_mimic_joint``, an RY that follows wrist1 (RX) with scaling 2.5
+    and offset 0.75."""
     Marm, Id4 = SE3(np.eye(3), np.array([0.0, 0.0, 1.0])), SE3.Identity()
     Mroot = SE3.Identity() if Mroot is None else Mroot
     chain = [(JointModelRX(), "shoulder1", Mroot, _ijoint, ()),
@@ -63,34 +65,33 @@ def _add_manipulator(model, root_joint_idx=0, Mroot=None, pre=""):
              (JointModelRY(), "elbow", Marm, _iarm, ("lowerarm_body", "elbow_body")),
              (JointModelRX(), "wrist1", Marm, _ijoint, ()),
              (JointModelRY(), "wrist2", Id4, _iarm, ("effector_body",))]
+    if mimic:
+        chain[-1] = (None, "wrist1_mimic") + chain[-1][2:]
     parent_name = model.names[root_joint_idx]
     first = None
     for joint, name, placement, inertia, extra_bodies in chain:
+        if joint is None:
+            joint = mimic_of(JointModelRY(), model.joints[model.njoints - 1], 2.5, 0.75)
         joint_id = _add_joint_and_body(model, joint, parent_name, pre + name, placement)
         first = joint_id if first is None else first
         model.inertias[joint_id] = inertia()
         for body in extra_bodies:
             model.addBodyFrame(pre + body, joint_id)
         parent_name = model.names[joint_id]
-    q, v = model.idx_qs[first], model.idx_vs[first]
-    model.lowerPositionLimit[q:q + 6] = _QMIN
-    model.upperPositionLimit[q:q + 6] = _QMAX
-    model.velocityLimit[v:v + 6] = _VMAX
-    model.effortLimit[v:v + 6] = _TAUMAX
+    q, v, n = model.idx_qs[first], model.idx_vs[first], 5 if mimic else 6
+    model.lowerPositionLimit[q:q + n] = _QMIN
+    model.upperPositionLimit[q:q + n] = _QMAX
+    model.velocityLimit[v:v + n] = _VMAX
+    model.effortLimit[v:v + n] = _TAUMAX
 
 
 def buildSampleModelManipulator(mimic=False):
     """Pinocchio's 6-dof sample arm (``pin.buildSampleModelManipulator()``), nq = nv = 6.
 
-    ``mimic=True`` (Pinocchio's last joint is then ``wrist1_mimic_joint``, mimicking
-    ``wrist1_joint``) raises UnsupportedError: pinref has no mimic joint."""
-    if mimic:
-        raise UnsupportedError(
-            "buildSampleModelManipulator(mimic=True): the last joint would be "
-            "wrist1_mimic_joint, a JointModelMimic of wrist1_joint, and pinref has no mimic "
-            "joint; use mimic=False")
+    ``mimic=True``: the last joint is ``wrist1_mimic_joint``, a JointModelMimic (RY) of
+    ``wrist1_joint`` (RX), scaling 2.5, offset 0.75; nq = nv = 5, nvExtended = 6."""
     model = Model()
-    _add_manipulator(model)
+    _add_manipulator(model, mimic=mimic)
     return model
 
 
@@ -172,13 +173,9 @@ def buildSampleModelHumanoidRandom(using_free_flyer=True, mimic=False):
 
     ``using_free_flyer=False``: the root is Pinocchio's ``JointModelComposite`` of a
     ``JointModelTranslation`` and a ``JointModelSphericalZYX`` (nq = nv = 32), its limits
-    random like the others'. ``mimic=True`` (``larm6`` mimics ``larm5``) raises
-    UnsupportedError: pinref has no mimic joint.
+    random like the others'. ``mimic=True``: ``larm6_joint`` is a JointModelMimic (RX) of
+    ``larm5_joint`` (RY), scaling 2.5, offset 0.75 (nq = 32, nv = 31, nvExtended = 32).
     """
-    if mimic:
-        raise UnsupportedError(
-            "buildSampleModelHumanoidRandom(mimic=True): larm6_joint would be a JointModelMimic "
-            "of larm5_joint, and pinref has no mimic joint; use mimic=False")
     axes = {"X": JointModelRX, "Y": JointModelRY, "Z": JointModelRZ}
     model = Model()
     root = JointModelFreeFlyer() if using_free_flyer else _composite_root()
@@ -189,7 +186,10 @@ def buildSampleModelHumanoidRandom(using_free_flyer=True, mimic=False):
     for limb, parent_name, joint_axes in _HUMANOID_RANDOM_LIMBS:
         for k, axis in enumerate(joint_axes):
             name = "chest" if limb == "torso" and k == 1 else f"{limb}{k + 1}"
-            _add_random_joint_and_body(model, axes[axis](), parent_name, name,
+            joint = axes[axis]()
+            if mimic and name == "larm6":
+                joint = mimic_of(joint, model.joints[model.njoints - 1], 2.5, 0.75)
+            _add_random_joint_and_body(model, joint, parent_name, name,
                                        SE3.Random(rng=np.random))
             parent_name = name + "_joint"
     return model

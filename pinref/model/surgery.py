@@ -28,6 +28,7 @@ from ..spatial import SE3, Inertia
 from ..spatial import _kernels as K
 from .frame import ALL_FRAME_TYPES, Frame, FrameType
 from .geometry import GeometryModel
+from .mimic import repointed
 from .model import Model, bind_positional, real_array
 
 _EPS = np.finfo(float).eps
@@ -207,6 +208,7 @@ def _reduce(model, locked, q):
             n_locked += 1
             continue
         qs, vs = jmodel.q_slice, jmodel.v_slice
+        jmodel = repointed(jmodel, model, reduced, "buildReducedModel")
         rid = reduced.addJoint(parent, jmodel, pM0 * model.jointPlacements[joint_id], name,
                                model.effortLimit[vs], model.velocityLimit[vs],
                                model.lowerPositionLimit[qs], model.upperPositionLimit[qs],
@@ -367,7 +369,7 @@ def _append_joint(source, source_geometry, joint_in, parent_id, pMi, model, geom
     if model.existJointName(name):
         raise ModelError(f"appendModel: the two models have conflicting joint names: both have "
                          f"a joint {name!r}; rename one of them")
-    jmodel = source.joints[joint_in]
+    jmodel = repointed(source.joints[joint_in], source, model, "appendModel")
     qs, vs = jmodel.q_slice, jmodel.v_slice
     joint_out = model.addJoint(parent_id, jmodel, pMi * source.jointPlacements[joint_in], name,
                                source.effortLimit[vs], source.velocityLimit[vs],

@@ -46,12 +46,13 @@ import os
 import stat
 import sys
 import warnings
+from functools import partial
 from xml.parsers import expat
 
 import numpy as np
 
 from ..errors import (ArgumentTypeError, DuplicateJointNameWarning, InertiaError,
-                      InertiaWarning, MalformedInertialWarning, UnsupportedError, URDFError)
+                      InertiaWarning, MalformedInertialWarning, URDFError)
 from ..joints import (JointModel, JointModelFreeFlyer, JointModelPlanar,
                       JointModelPrismaticUnaligned, JointModelPX, JointModelPY, JointModelPZ,
                       JointModelRevoluteUnaligned, JointModelRevoluteUnboundedUnaligned,
@@ -63,6 +64,7 @@ from ..spatial.physical import inconsistent, inertia_problems, principal_moments
 from .frame import Frame, FrameType
 from .geometry import (DEFAULT_COLOR, Box, Capsule, Convex, Cylinder, GeometryModel,
                        GeometryObject, GeometryType, Mesh, Sphere)
+from .mimic import mimic_of
 from .model import Model, bind_positional
 
 UNIT_BOUND = 1.01
@@ -109,8 +111,9 @@ def buildModelFromUrdf(filename, *args, root_joint=None, root_joint_name="root_j
         Built into and returned (Pinocchio's "append to a given model"); a new one by default.
     mimic : bool
         Pinocchio's flag. False (the default): a ``<mimic>`` tag is ignored and the joint is an
-        ordinary one, as in Pinocchio. True: a mimic joint raises UnsupportedError (pinref has
-        no mimic joint).
+        ordinary one, as in Pinocchio. True: a revolute, continuous or prismatic joint with a
+        ``<mimic>`` is a JointModelMimic of its type following the named joint (scaling
+        ``multiplier``, ``offset``), as in Pinocchio.
     strict : bool
         False (the default, as Pinocchio): links whose inertia no rigid body has (a negative
         principal moment, the triangle inequality broken; ``pinref.spatial.physical``) are
@@ -240,14 +243,12 @@ def _build(data, source, root_joint, root_joint_name, model, mimic, strict):
     stack = children[root.name][::-1]
     while stack:  # depth first, each link's joints in name order (parseTree's recursion)
         joint = stack.pop()
-        if mimic and joint.mimic:
-            raise UnsupportedError(
-                f"{source}, line {joint.element.line}: joint {joint.name!r} is a mimic joint, "
-                "which pinref does not support; mimic=False loads it as an ordinary joint, as "
-                "Pinocchio does")
         link = links[joint.child]
         add = builder.add_fixed_joint_and_body if joint.type == "fixed" else \
             builder.add_joint_and_body
+        if mimic and joint.mimic and joint.type in _MIMIC_TYPES:
+            add = partial(builder.add_joint_and_body,
+                          jmodel=_mimic_joint_model(reader, builder.model, joint))
         body_frame[link.name] = add(body_frame[joint.parent], joint, link)
         stack.extend(children[link.name][::-1])
     builder.finish()
@@ -486,13 +487,14 @@ class _Builder:
         joint_id = self.model.addJoint(0, root_joint, SE3.Identity(), root_joint_name)
         return self.append_body(self.add_joint_frame(joint_id, 0), root.inertia, root.name)
 
-    def add_joint_and_body(self, parent_frame, joint, link):
-        """``addJointAndBody``: the joint, its JOINT frame and the link's body; the BODY frame
-        id."""
+    def add_joint_and_body(self, parent_frame, joint, link, jmodel=None):
+        """``addJointAndBody``: the joint (``jmodel``: a mimic joint, which has no limits of its
+        own), its JOINT frame and the link's body; the BODY frame id."""
         joint_id = self.model.addJoint(
-            self.frame_joints[parent_frame], _joint_model(joint),
+            self.frame_joints[parent_frame], jmodel or _joint_model(joint),
             _se3(_compose(self.poses[parent_frame], joint.origin)), joint.name)
-        self.limits.append((joint_id, _joint_limits(joint)))
+        if jmodel is None:
+            self.limits.append((joint_id, _joint_limits(joint)))
         return self.append_body(self.add_joint_frame(joint_id, parent_frame), link.inertia,
                                 link.name)
 
@@ -578,6 +580,32 @@ def _joint_model(joint):
         if _is_approx(joint.axis, unit):
             return classes[k]()
     return classes[3](np.array(_normalized(joint.axis)))
+
+
+_MIMIC_TYPES = ("revolute", "continuous", "prismatic")
+
+
+def _mimic_joint_model(reader, model, joint):
+    """``UrdfVisitor::addMimicJoint``: with ``mimic=True``, a revolute, continuous or prismatic
+    joint with ``<mimic joint="k" multiplier="s" offset="o"/>`` (s = 1, o = 0 by default)
+    becomes a JointModelMimic of its own type following joint k, which must already be in the
+    model (added before it, depth first). Other joints ignore their ``<mimic>``, as
+    Pinocchio's parseTree does."""
+    element = joint.element.first("mimic")
+    name = reader.attribute(element, "joint", joint.element)
+    if name not in model.names:
+        raise reader.error(joint.element, f"its <mimic joint={name!r}> is not a joint added "
+                           "before it (depth first from the root link); a joint can mimic only "
+                           "a joint on the way to it or in an earlier branch")
+    scaling, offset = (reader.numbers(element.attrib.get(key, default), 1, joint.element,
+                                      f"<mimic {key}>")[0]
+                       for key, default in (("multiplier", "1"), ("offset", "0")))
+    mimicked = model.joints[model.getJointId(name)]
+    wrapped = _joint_model(joint)
+    if (wrapped.nq, wrapped.nv) != (mimicked.nq, mimicked.nv):
+        raise reader.error(joint.element, f"a {joint.type} joint cannot mimic {name!r} "
+                           f"({mimicked.shortname()}): their configuration sizes differ")
+    return mimic_of(wrapped, mimicked, scaling, offset)
 
 
 def _normalized(axis):

@@ -43,7 +43,7 @@ def _joint_parameters(jmodel):
     out = {}
     if hasattr(jmodel, "axis") and name[-1] not in "XYZ":
         out["axis"] = np.array(jmodel.axis, dtype=float)
-    for key in ("axis1", "axis2", "pitch"):
+    for key in ("axis1", "axis2", "pitch", "scaling", "offset"):
         if hasattr(jmodel, key):
             out[key] = np.array(getattr(jmodel, key), dtype=float)
     return out
@@ -57,13 +57,17 @@ def model_fields(model):
          "names": list(model.names), "parents": [int(p) for p in model.parents]}
     for key in ("children", "subtrees", "supports"):
         f[key] = [[int(i) for i in row] for row in getattr(model, key)]
-    for key in ("idx_qs", "idx_vs", "nqs", "nvs"):
+    for key in ("idx_qs", "idx_vs", "nqs", "nvs", "idx_vExtendeds", "nvExtendeds",
+                "mimicking_joints", "mimicked_joints"):
         f[key] = [int(i) for i in getattr(model, key)]
+    f["nvExtended"] = int(model.nvExtended)
+    f["mimic_joint_supports"] = [[int(i) for i in row] for row in model.mimic_joint_supports]
     for i in range(1, model.njoints):
         jmodel = model.joints[i]
         f[f"joints[{i}].type"] = jmodel.shortname()
         f[f"joints[{i}].indexes"] = (int(jmodel.id), int(jmodel.idx_q), int(jmodel.idx_v),
-                                     int(jmodel.nq), int(jmodel.nv))
+                                     int(jmodel.nq), int(jmodel.nv), int(jmodel.idx_vExtended),
+                                     int(jmodel.nvExtended))
         for key, value in _joint_parameters(jmodel).items():
             f[f"joints[{i}].{key}"] = value
     for i in range(model.njoints):

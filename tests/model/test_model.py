@@ -146,10 +146,21 @@ def test_humanoid_random_has_pins_structure():
     assert_fields_equal(again, got)  # NumPy's global generator: seeded, repeatable
 
 
-def test_humanoid_random_refuses_mimic():
-    """The composite root of ``using_free_flyer=False`` is tested in
-    tests/joints/test_composite.py."""
-    with pytest.raises(errors.UnsupportedError, match="larm6_joint would be a JointModelMimic"):
-        pinref.buildSampleModelHumanoidRandom(True, True)
-    pm = pin.buildSampleModelHumanoidRandom(True, True)  # what pin builds instead
-    assert pm.joints[pm.getJointId("larm6_joint")].shortname() == "JointModelMimic"
+def test_humanoid_random_mimic_has_pins_structure():
+    """``larm6_joint`` follows ``larm5_joint``, as in Pinocchio (whose random numbers differ:
+    the structure and every index field are compared). The composite root of
+    ``using_free_flyer=False`` is tested in tests/joints/test_composite.py."""
+    got, ref = pinref.buildSampleModelHumanoidRandom(True, True), \
+        pin.buildSampleModelHumanoidRandom(True, True)
+    structure = ("name", "njoints", "nq", "nv", "nvExtended", "nbodies", "nframes", "names",
+                 "parents", "children", "subtrees", "supports", "idx_qs", "idx_vs", "nqs", "nvs",
+                 "idx_vExtendeds", "nvExtendeds", "mimicking_joints", "mimicked_joints",
+                 "mimic_joint_supports")
+    g, r = model_fields(got), model_fields(ref)
+    assert_fields_equal({k: g[k] for k in structure}, {k: r[k] for k in structure})
+    for i in range(1, ref.njoints):
+        assert g[f"joints[{i}].type"] == r[f"joints[{i}].type"]
+        assert g[f"joints[{i}].indexes"] == r[f"joints[{i}].indexes"]
+    assert got.joints[got.getJointId("larm6_joint")].jmodel.shortname() == "JointModelRX"
+
+

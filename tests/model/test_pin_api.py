@@ -121,9 +121,11 @@ def test_model_equality_copy_and_pickle_as_in_pin(name, tmp_path):
 
 
 def test_data_copy_equality_and_pickle_as_in_pin():
-    """bindings_data.test_copy and test_pickle, on the humanoid (theirs needs a mimic joint)."""
-    for lib in (pinref, pin):
-        model = lib.buildSampleModelHumanoid()
+    """bindings_data.test_copy and test_pickle, on the humanoid and on the random humanoid
+    with its mimic joint (theirs)."""
+    for lib, mimic in ((pinref, False), (pin, False), (pinref, True), (pin, True)):
+        model = lib.buildSampleModelHumanoidRandom(True, True) if mimic else \
+            lib.buildSampleModelHumanoid()
         data = model.createData()
         data2 = data.copy()
         lib.forwardKinematics(model, data2, lib.randomConfiguration(model, -np.ones(model.nq),
@@ -245,10 +247,9 @@ def test_rnea_and_aba_take_a_std_vec_force():
             np.testing.assert_array_equal(with_vec, call(model, data, q, v, v, list(forces)))
 
 
-def test_manipulator_mimic_option_is_refused_by_name():
-    assert pin.buildSampleModelManipulator(True).joints[-1].shortname() == "JointModelMimic"
-    with pytest.raises(errors.UnsupportedError, match="wrist1_mimic_joint.*use mimic=False"):
-        pinref.buildSampleModelManipulator(True)
+def test_manipulator_mimic_option_builds_pins_model():
+    assert_fields_equal(model_fields(pinref.buildSampleModelManipulator(True)),
+                        model_fields(pin.buildSampleModelManipulator(True)), tol=1e-15)
     assert pinref.buildSampleModelManipulator(mimic=False) == pinref.buildSampleModelManipulator()
 
 

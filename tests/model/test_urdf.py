@@ -18,7 +18,7 @@ import pytest
 
 import pinref
 from models import check_hidden_caches, compare_data, random_states
-from pinref.errors import UnsupportedError
+from pinref.errors import URDFError
 from test_bridge import URDF_FILES, assert_fields_equal, model_fields
 
 
@@ -186,17 +186,25 @@ def test_single_link_without_joints():
 
 
 def test_mimic_tag():
-    """Pinocchio's default (mimic=False) loads a <mimic> joint as an ordinary joint; asking for
-    mimic joints raises UnsupportedError naming the joint."""
+    """Pinocchio's default (mimic=False) loads a <mimic> joint as an ordinary joint; mimic=True
+    makes it a JointModelMimic of the named joint, as Pinocchio; a <mimic> naming a joint not
+    added before it is refused as Pinocchio refuses it."""
     xml = ('<robot name="m"><link name="a"/><link name="b"/><link name="c"/>'
            '<joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
            '<limit effort="1" velocity="1"/></joint>'
            '<joint name="k" type="revolute"><parent link="b"/><child link="c"/>'
            '<limit effort="1" velocity="1"/><mimic joint="j" multiplier="2"/></joint></robot>')
-    assert_fields_equal(model_fields(pinref.buildModelFromXML(xml)),
-                        model_fields(pin.buildModelFromXML(xml)), tol=TOL)
-    with pytest.raises(UnsupportedError, match="'k'.*mimic"):
-        pinref.buildModelFromXML(xml, mimic=True)
+    for mimic in (False, True):
+        assert_fields_equal(model_fields(pinref.buildModelFromXML(xml, mimic=mimic)),
+                            model_fields(pin.buildModelFromXML(xml, mimic)), tol=TOL)
+    assert pinref.buildModelFromXML(xml, mimic=True).joints[2].shortname() == "JointModelMimic"
+    later = xml.replace('mimic joint="j"', 'mimic joint="l"').replace(
+        "</robot>", '<link name="d"/><joint name="l" type="revolute"><parent link="c"/>'
+        '<child link="d"/><limit effort="1" velocity="1"/></joint></robot>')
+    with pytest.raises(ValueError, match="mimic joint is not in the kinematic tree"):
+        pin.buildModelFromXML(later, True)
+    with pytest.raises(URDFError, match='"k".*<mimic joint=.l.> is not a joint added before'):
+        pinref.buildModelFromXML(later, mimic=True)
 
 
 def test_only_the_urdf_file_is_opened(monkeypatch):
