@@ -4,13 +4,15 @@ from .containers import *  # noqa: F401,F403
 from .containers import __all__ as _containers_all
 from .data import Data
 from .frame import BODY, FIXED_JOINT, JOINT, OP_FRAME, SENSOR, Frame, FrameType
-from .geometry import (Box, Capsule, Convex, Cylinder, GeometryData, GeometryModel,
+from .geometry import (Box, Capsule, Convex, Cylinder, Ellipsoid, GeometryData, GeometryModel,
                        GeometryObject, GeometryType, Mesh, Sphere)
 from .model import UNIT_NORM_TOLERANCE, Model
 from .sample_models import (buildSampleModelHumanoid, buildSampleModelHumanoidRandom,
                             buildSampleModelManipulator, buildTutorialModel)
 from .surgery import appendModel, buildReducedModel
 from .urdf import buildGeomFromUrdf, buildModelFromUrdf, buildModelFromXML, buildModelsFromUrdf
+from .mjcf import (RigidConstraintModel, buildGeomFromMJCF, buildModelFromMJCF,
+                   buildModelsFromMJCF)
 
 __all__ = ["Data", "Frame", "FrameType", "OP_FRAME", "JOINT", "FIXED_JOINT", "BODY", "SENSOR",
            *_containers_all, "Model", "UNIT_NORM_TOLERANCE",
@@ -19,4 +21,6 @@ __all__ = ["Data", "Frame", "FrameType", "OP_FRAME", "JOINT", "FIXED_JOINT", "BO
            "buildModelFromUrdf", "buildModelFromXML", "buildModelsFromUrdf", "buildGeomFromUrdf",
            "appendModel", "buildReducedModel",
            "GeometryModel", "GeometryData", "GeometryObject", "GeometryType", "Box", "Capsule",
-           "Convex", "Cylinder", "Sphere", "Mesh"]
+           "Convex", "Cylinder", "Sphere", "Mesh",
+           "buildModelFromMJCF", "buildModelsFromMJCF", "buildGeomFromMJCF", "RigidConstraintModel",
+           "Ellipsoid"]
