@@ -329,7 +329,7 @@ class _Graph:
     def report(self, strict):
         if not self.notes:
             return
-        lines = "\n".join(f"  line {line}, {text}" for line, text in self.notes)
+        lines = "\n".join(f"  line {line}, {text}" for line, text in sorted(self.notes))
         if strict:
             raise MJCFError(f"{self.source}: Pinocchio 3.8.0's model is not MuJoCo's "
                             f"(strict=True refuses it):\n{lines}")
@@ -927,10 +927,14 @@ class _Builder:
                                          placement, FrameType.FIXED_JOINT, body.inertia))
             body_id = self.add_frame(Frame(body.name, frame.parentJoint, fixed,
                                            placement.copy(), FrameType.BODY))
+            if body.sites and not _is_identity(frame.placement):
+                self.graph.note(body.element, "the sites of this body (no joint) are placed "
+                                "as if its parent body sat at the origin of their joint: "
+                                "Pinocchio composes the body's placement in its parent, not "
+                                "in the joint, with theirs")
             for name, site in body.sites:
                 self.add_frame(Frame(name, frame.parentJoint, body_id,
-                                     _compose(model.frames[body_id].placement, site),
-                                     FrameType.OP_FRAME))
+                                     _compose(body.placement, site), FrameType.OP_FRAME))
             return
         self.fill_refs(body)
         joints = body.joints

@@ -1,0 +1,87 @@
+"""Shared by the MJCF tests: load a file with pinref and pin 3.8.0 and compare them.
+
+Oracle: ``pinocchio.buildModelFromMJCF`` on the same file. ``assert_matches_pin`` compares
+every model field (``model_fields`` of test_bridge.py: names, types, indices and frames
+exactly, numbers to 1e-15 * max(1, |ref|)), the reference configurations (keyframes)
+exactly, then the RNEA, CRBA and ABA caches at random states (1e-12, tests/models.py).
+"""
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pinocchio as pin
+
+import pinref
+from models import compare_data, random_states
+from test_bridge import assert_fields_equal, model_fields
+
+MJCF_DIR = Path(__file__).parent / "mjcf"
+TOL = 1e-15
+
+
+def load(path, root=False, record=None):
+    """(pinref model, pin model) of ``path``, with a free-flyer root joint when ``root``.
+    pinref's MJCFWarnings go to the list ``record`` (ignored when None)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rmodel = (pinref.buildModelFromMJCF(path, pinref.JointModelFreeFlyer()) if root
+                  else pinref.buildModelFromMJCF(path))
+    if record is not None:
+        record.extend(w for w in caught if issubclass(w.category, pinref.errors.MJCFWarning))
+    pmodel = (pin.buildModelFromMJCF(str(path), pin.JointModelFreeFlyer()) if root
+              else pin.buildModelFromMJCF(str(path)))
+    return rmodel, pmodel
+
+
+def reference_configurations(pmodel):
+    """pin's referenceConfigurations as a dict (its map iterates over entries)."""
+    return {entry.key(): np.array(entry.data()) for entry in pmodel.referenceConfigurations}
+
+
+def assert_models_equal(rmodel, pmodel, tol=TOL):
+    """Every field and every reference configuration equal; returns the worst difference."""
+    worst = assert_fields_equal(model_fields(rmodel), model_fields(pmodel), tol=tol)
+    ref = reference_configurations(pmodel)
+    assert set(rmodel.referenceConfigurations) == set(ref)
+    for key, q in ref.items():
+        np.testing.assert_array_equal(rmodel.referenceConfigurations[key], q, err_msg=key)
+    return worst
+
+
+def assert_caches_equal(rmodel, pmodel, seed=0, batch=()):
+    """RNEA, CRBA and ABA give pin's caches at random states (``batch`` of them)."""
+    rng = np.random.default_rng(seed)
+    q, v, a = random_states(pmodel, batch, rng)
+    tau = rng.normal(size=batch + (rmodel.nv,))
+    rdata = rmodel.createData()
+    states = list(np.ndindex(*batch))
+    pdatas = [pmodel.createData() for _ in states]
+    for name, args in (("rnea", (q, v, a)), ("crba", (q,)), ("aba", (q, v, tau))):
+        getattr(pinref, name)(rmodel, rdata, *args)
+        for k, idx in enumerate(states):
+            getattr(pin, name)(pmodel, pdatas[k], *(x[idx] for x in args))
+        compare_data(rmodel, rdata, pdatas, pmodel, batch, f"after {name}")
+
+
+def assert_matches_pin(path, roots=(False, True), caches=True):
+    """The model of ``path`` equals pin's, with and without a free-flyer root, and so do the
+    caches; returns the MJCFWarnings pinref gave."""
+    record = []
+    for root in roots:
+        rmodel, pmodel = load(path, root, record)
+        assert_models_equal(rmodel, pmodel)
+        if caches:
+            assert_caches_equal(rmodel, pmodel, seed=len(Path(path).stem) + root)
+    return record
+
+
+def write(tmp_path, text, name="model.xml"):
+    """``text`` written to ``tmp_path / name``; its path."""
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def warning_text(record):
+    return "\n".join(str(w.message) for w in record)
