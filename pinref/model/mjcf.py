@@ -623,6 +623,7 @@ class _Graph:
                 joint.axis, joint.ref, joint.limited = (0.0, 0.0, 1.0), 0.0, None
                 joint.lower, joint.upper, joint.effort = -_INF, _INF, _INF
                 joint.damping = joint.armature = joint.frictionloss = 0.0
+                self.joint_notes(joint, False)
                 body.joints.append(joint)
             elif child.tag == "site":
                 body.sites.append(self.site(child, body))
@@ -668,7 +669,9 @@ class _Graph:
         joint.lower, joint.upper, joint.effort = -_INF, _INF, _INF
         joint.damping = joint.armature = joint.frictionloss = 0.0
         ranged = False
-        for level in self.classed(element, "joint", body.childclass):
+        levels = self.classed(element, "joint", body.childclass)
+        self.note_lost_placement(element, levels)
+        for level in levels:
             joint.type = level.get("type", joint.type)
             if "axis" in level:
                 joint.axis = self.vector(element, "axis", 3, level["axis"])
@@ -711,9 +714,19 @@ class _Graph:
                           f"configuration is bounded by +-{UNIT_BOUND})")
             if joint.damping:
                 self.note(element, f"the damping of the {joint.type} joint is dropped")
+        if joint.type == "free":
+            self.note(element, f"the free joint's configuration, translation included, is "
+                      f"bounded by +-{UNIT_BOUND} (MuJoCo's is unbounded)")
         if joint.frictionloss:
             self.note(element, f"frictionloss={joint.frictionloss:g} is dropped: model.friction "
                       "stays 0")
+
+    def note_lost_placement(self, element, levels):
+        lost = _lost_class_placement(levels)
+        if lost:
+            self.note(element, f"the {' and '.join(lost)} of its default class is lost: "
+                      "Pinocchio takes the element's own (identity without one), MuJoCo the "
+                      "class's")
 
     def number(self, element, key, text):
         value = self.numbers(element, key, text)
@@ -725,7 +738,9 @@ class _Graph:
         name = element.attrib.get("name", f"{body.name}Site_{len(body.sites)}")
         placement = SE3.Identity()
         fromto = None
-        for level in self.classed(element, "site", body.childclass):
+        levels = self.classed(element, "site", body.childclass)
+        self.note_lost_placement(element, levels)
+        for level in levels:
             if "pos" in level and "fromto" in level:
                 raise self.error(element, "both pos and fromto are given")
             placement = self.placement(_Level(element, level))
@@ -743,7 +758,9 @@ class _Graph:
         geom.rgba = (1.0, 1.0, 1.0, 1.0)
         density, contype, conaffinity, group = 1000.0, 1, 1, 0
         size_text, fromto, mass = None, None, None
-        for level in self.classed(element, "geom", body.childclass):
+        levels = self.classed(element, "geom", body.childclass)
+        self.note_lost_placement(element, levels)
+        for level in levels:
             if "pos" in level and "fromto" in level:
                 raise self.error(element, "both pos and fromto are given")
             geom.placement = self.placement(_Level(element, level))
@@ -835,6 +852,23 @@ class _Graph:
         raise self.error(geom.element, f"a {geom.type} geom has no geometry in Pinocchio")
 
 
+_ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
+
+
+def _lost_class_placement(levels):
+    """What of a default class's placement the element loses: Pinocchio reads pos and the
+    orientation level by level, each level from scratch, so the element's own (identity when
+    it has none) wins."""
+    element, classes = levels[-1], levels[:-1]
+    lost = []
+    if any("pos" in c for c in classes) and "pos" not in element and "fromto" not in element:
+        lost.append("pos")
+    if (any(k in c for c in classes for k in _ORIENTATIONS)
+            and not any(k in element for k in _ORIENTATIONS + ("fromto",))):
+        lost.append("orientation")
+    return lost
+
+
 class _Level:
     """An element seen through one level of its defaults (its line and tag, the level's
     attributes), so ``_Graph.placement`` reads a default class's pos and orientation."""
@@ -856,6 +890,7 @@ class _Builder:
         self.model.name = graph.name
         self.frame_ids = {(f.name, f.type): k for k, f in enumerate(self.model.frames)}
         self.refs = []
+        self.repeated = 0
 
     def add_frame(self, frame):
         key = (frame.name, frame.type)
@@ -883,6 +918,7 @@ class _Builder:
             graph.note(root.element, f"the root joint is not added: the first body has its "
                        f"own joint {root.joints[0].name!r}")
         self.fill_refs(root)
+        self.repeated = len(self.refs)
         for body in graph.bodies:
             self.fill(body)
         for name, (element, qpos) in graph.keys.items():
@@ -984,7 +1020,10 @@ class _Builder:
         q = np.array(qpos, dtype=float)
         refs = np.zeros(max(model.nq, len(self.refs)))
         refs[:len(self.refs)] = self.refs
+        own = np.zeros_like(refs)
+        own[:len(self.refs) - self.repeated] = self.refs[self.repeated:]
         out = q.copy()
+        shifted = False
         for jmodel in model.joints[1:]:
             for part, start in _parts(jmodel):
                 seg = slice(start, start + part.nq)
@@ -995,6 +1034,11 @@ class _Builder:
                     out[seg] = np.concatenate((q[seg][1:4], q[seg][:1]))
                 else:
                     out[seg] = q[seg] - refs[seg]
+                    shifted = shifted or not np.array_equal(refs[seg], own[seg])
+        if shifted:
+            self.graph.note(element, "the refs subtracted from this key's hinge and slide "
+                            "positions are other joints' (Pinocchio's reference vector lists "
+                            "the first body's joints twice): q is not q_MuJoCo - ref")
         return out
 
 
