@@ -12,7 +12,8 @@
     pinref info  [--model ...]   the model's index table (name, type, parent, idx_q, nq, ...)
 
 Models: ``tutorial`` (the default: free-flyer + 2 RY), ``manipulator``, ``humanoid``, or a path
-ending in ``.urdf``; ``--free-flyer`` puts a free-flyer root joint under the model.
+ending in ``.urdf`` or (MuJoCo) ``.xml``; ``--free-flyer`` puts a free-flyer root joint under
+the model (for an MJCF file, as Pinocchio does: only when its first body has no joint).
 
 Exit codes: 0 done (diff: everything agrees; check: every check passes), 1 diff found a
 difference or a check failed, 2 bad usage, input or output (stdout closed or full), 141 the
@@ -45,7 +46,7 @@ SUBCOMMANDS = (
 )
 
 MODEL_HELP = ("tutorial (free-flyer + 2 RY, the default), manipulator, humanoid, or the path "
-              "of a .urdf file")
+              "of a .urdf or MuJoCo .xml file")
 
 
 class UsageError(Exception):
