@@ -62,6 +62,8 @@ _UNIT_AXES = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 _HINGES = (JointModelRX, JointModelRY, JointModelRZ, JointModelRevoluteUnaligned)
 _SLIDES = (JointModelPX, JointModelPY, JointModelPZ, JointModelPrismaticUnaligned)
 _CLASSED = ("joint", "geom", "site")
+_IGNORED_COMPILER = ("settotalmass", "balanceinertia", "inertiagrouprange")
+_GROUPING = ("frame", "replicate", "attach", "composite", "flexcomp")
 _SIZES = {"sphere": 1, "plane": 3, "box": 3, "ellipsoid": 3, "cylinder": 2, "capsule": 2}
 
 
@@ -371,6 +373,10 @@ class _Graph:
         if a.get("autolimits") == "false":
             self.note(element, 'autolimits="false" is ignored: every joint range is applied, '
                       'where MuJoCo applies only those of limited="true" joints')
+        for key in _IGNORED_COMPILER:
+            if key in a:
+                self.note(element, f"{key}={a[key]!r} is ignored (MuJoCo applies it to the "
+                          "inertias)")
         self.strippath = a.get("strippath") == "true"
         if "assetdir" in a:
             self.meshdir = self.texturedir = a["assetdir"]
@@ -547,7 +553,14 @@ class _Graph:
 
     # --- bodies
 
+    def note_grouping(self, element):
+        self.note(element, f"<{element.tag}> and everything in it are dropped (MuJoCo "
+                  "builds its bodies, joints and geoms)")
+
     def worldbody(self, element):
+        for child in element.children:
+            if child.tag in _GROUPING:
+                self.note_grouping(child)
         bodies = element.all("body")
         if not bodies:
             raise self.error(element, "<worldbody> holds no <body> (an <include>d one is not "
@@ -629,6 +642,8 @@ class _Graph:
                 body.sites.append(self.site(child, body))
             elif child.tag == "body":
                 self.body(child, body.childclass, body.name)
+            elif child.tag in _GROUPING:
+                self.note_grouping(child)
         if use_geoms:
             total = Inertia.Zero()
             for geom in body.geoms:
@@ -786,6 +801,9 @@ class _Graph:
                 fromto = self.vector(element, "fromto", 6, level["fromto"])
             if fromto is not None:
                 geom.placement = _fromto_placement(fromto)
+        if mass is None and any("mass" in level for level in levels):
+            self.note(element, "the mass of its default class is lost: Pinocchio takes the "
+                      "element's own (its density's mass without one), MuJoCo the class's")
         if geom.type == "mesh" and not geom.mesh:
             raise self.error(element, "a mesh geom needs a mesh")
         geom.kind = ("visual" if contype == 0 and conaffinity == 0

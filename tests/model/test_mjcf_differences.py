@@ -60,6 +60,19 @@ CASES = {
         '<mujoco model="m"><worldbody><body name="b"><joint/><geom size="0.1"/>\n'
         '<geom size="0.2" contype="0" conaffinity="0"/></body></worldbody></mujoco>',
         "line 2, <geom>: this contype=conaffinity=0 geom is left out of the body's inertia"),
+    "class_mass": (
+        '<mujoco model="m"><default><default class="c"><geom mass="5"/></default></default>'
+        '<worldbody><body name="b"><joint/>\n<geom class="c" size="0.1"/></body></worldbody>'
+        '</mujoco>',
+        "line 2, <geom>: the mass of its default class is lost"),
+    "frame_element": (
+        f'<mujoco model="m"><worldbody><body name="b"><joint/><geom size="0.1"/>\n'
+        f'<frame pos="1 0 0">{ARM}</frame></body></worldbody></mujoco>',
+        "line 2, <frame>: <frame> and everything in it are dropped"),
+    "settotalmass": (
+        '<mujoco model="m">\n<compiler settotalmass="3"/><worldbody><body name="b"><joint/>'
+        '<geom size="0.1"/></body></worldbody></mujoco>',
+        "line 2, <compiler>: settotalmass='3' is ignored"),
 }
 
 
