@@ -360,12 +360,6 @@ class _Graph:
                              "expected")
         return tuple(values[:n])
 
-    def scalar(self, element, key):
-        value = self.numbers(element, key)
-        if len(value) != 1:
-            raise self.error(element, f"{key}={element.attrib[key]!r} is not one number")
-        return value[0]
-
     # --- compiler, defaults, assets, keyframes, equalities
 
     def compiler(self, element):
@@ -383,9 +377,9 @@ class _Graph:
         self.meshdir = a.get("meshdir", self.meshdir)
         self.texturedir = a.get("texturedir", self.texturedir)
         if "boundmass" in a:
-            self.bound_mass = self.scalar(element, "boundmass")
+            self.bound_mass = self.number(element, "boundmass")
         if "boundinertia" in a:
-            self.bound_inertia = self.scalar(element, "boundinertia")
+            self.bound_inertia = self.number(element, "boundinertia")
         self.inertiafromgeom = {"true": True, "false": False}.get(a.get("inertiafromgeom"),
                                                                  self.inertiafromgeom)
         if a.get("angle") == "radian":
@@ -657,7 +651,7 @@ class _Graph:
         """``convertInertiaFromMjcf``: Inertia(max(mass, boundmass), pos, R I R^T)."""
         if "mass" not in element.attrib:
             raise self.error(element, "<inertial> needs a mass")
-        mass = max(self.scalar(element, "mass"), self.bound_mass)
+        mass = max(self.number(element, "mass"), self.bound_mass)
         if mass < 0:
             raise self.error(element, "the mass is negative")
         com = self.vector(element, "pos", 3) if "pos" in element.attrib else (0.0, 0.0, 0.0)
@@ -743,7 +737,9 @@ class _Graph:
                       "Pinocchio takes the element's own (identity without one), MuJoCo the "
                       "class's")
 
-    def number(self, element, key, text):
+    def number(self, element, key, text=None):
+        """The one number of attribute ``key`` (or of ``text``, a default class's value)."""
+        text = element.attrib[key] if text is None else text
         value = self.numbers(element, key, text)
         if len(value) != 1:
             raise self.error(element, f"{key}={text!r} is not one number")
