@@ -50,7 +50,7 @@ from .frame import Frame, FrameType
 from .geometry import (Box, Capsule, Convex, Cylinder, Ellipsoid, GeometryModel, GeometryObject,
                        GeometryType, Mesh, Sphere)
 from .model import Model, bind_positional
-from .urdf import (_compose, _is_approx, _is_decimal, _normalized, _parse_xml,
+from .urdf import (_compose, _is_approx, _is_decimal, _normalized, _parse_xml, _path,
                    _quaternion_matrix, _read_file)
 
 UNIT_BOUND = 1.01
@@ -115,7 +115,7 @@ def buildModelFromMJCF(filename, *args, root_joint=None, root_joint_name=None, s
                         f"pinref.JointModelFreeFlyer(), not {type_name(root_joint)}")
     if with_constraints and not root_joint_name:
         raise MJCFError("rootJoint was given without a name: pass a non-empty root_joint_name")
-    graph = _Graph(_path(filename))
+    graph = _Graph(filename)
     model = _Builder(graph, root_joint, root_joint_name or "root_joint").build()
     constraints = graph.constraints(model)
     graph.report(strict)
@@ -137,7 +137,7 @@ def buildGeomFromMJCF(model, filename, geom_type, mesh_loader=None):
     if geom_type not in (GeometryType.VISUAL, GeometryType.COLLISION):
         raise MJCFError(f"buildGeomFromMJCF: geom_type must be pinref.GeometryType.VISUAL or "
                         f"COLLISION, not {geom_type!r}")
-    graph = _Graph(_path(filename))
+    graph = _Graph(filename)
     geometry_model = GeometryModel()
     body_frames = {}
     for k, frame in enumerate(model.frames):
@@ -231,13 +231,11 @@ class RigidConstraintModel:
                 f"joint2_id={self.joint2_id})")
 
 
-def _path(filename):
-    try:
-        path = os.fspath(filename)
-    except TypeError:
-        raise MJCFError(f"buildModelFromMJCF: the file name must be a str or os.PathLike, not "
-                        f"{type(filename).__name__}") from None
-    return os.fsdecode(path) if isinstance(path, bytes) else path
+def _mjcf_error(error):
+    """The URDF reader's error (its file-name, file and XML checks, shared) as an MJCFError."""
+    message = str(error).replace("buildModelFromUrdf", "buildModelFromMJCF")
+    return MJCFError(message.replace("; buildModelFromXML reads URDF text", "")
+                     .replace("URDF", "MJCF"))
 
 
 # --- reading (MjcfGraph) -------------------------------------------------------------------
@@ -262,13 +260,13 @@ class _Graph:
     """Everything Pinocchio's MjcfGraph reads from the file; ``notes`` collects
     (line, text) for each place where Pinocchio's model will not be MuJoCo's."""
 
-    def __init__(self, path):
-        self.source = path
+    def __init__(self, filename):
         self.notes = []
         try:
+            self.source = path = _path(filename)
             root = _parse_xml(_read_file(path), path)
         except URDFError as error:
-            raise MJCFError(str(error).replace("URDF", "MJCF")) from None
+            raise _mjcf_error(error) from None
         if root.tag != "mujoco":
             raise self.error(root, "this is not a MuJoCo model: the root element must be "
                              "<mujoco>")

@@ -80,11 +80,18 @@ def test_bad_mjcf_is_refused(tmp_path, name):
             pin.buildModelFromMJCF(str(path))
 
 
-def test_missing_file_and_directory(tmp_path):
-    with pytest.raises(MJCFError, match="cannot read the MJCF file"):
-        pinref.buildModelFromMJCF(tmp_path / "missing.xml")
-    with pytest.raises(MJCFError, match="not a regular file"):
-        pinref.buildModelFromMJCF(tmp_path)
+@pytest.mark.parametrize("name, words", [("missing.xml", "No such file"),
+                                         ("", "not a regular file"),
+                                         ("nul\0.xml", "holds a NUL byte")])
+def test_file_that_cannot_be_read(tmp_path, name, words):
+    with pytest.raises(MJCFError, match=words) as error:
+        pinref.buildModelFromMJCF(str(tmp_path / name) if name else tmp_path)
+    assert "URDF" not in str(error.value)
+
+
+def test_file_name_of_the_wrong_type():
+    with pytest.raises(MJCFError, match="buildModelFromMJCF: the file name must be a str"):
+        pinref.buildModelFromMJCF(3)
 
 
 def test_root_joint_must_be_a_joint_model(tmp_path):

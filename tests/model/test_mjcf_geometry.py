@@ -29,13 +29,8 @@ def _fields(geometry_model):
     return out
 
 
-def _without_meshes(path):
-    """inertias.xml's mesh file does not exist: pin's loader would fail on it."""
-    return path.name != "inertias.xml"
-
-
 @pytest.mark.parametrize("kind", list(KINDS))
-@pytest.mark.parametrize("path", [p for p in PATHS if _without_meshes(p)], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: p.name)
 def test_geometry_matches_pin(path, kind):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pinref.errors.MJCFWarning)
