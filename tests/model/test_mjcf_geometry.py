@@ -55,7 +55,7 @@ def test_mesh_is_located_not_opened():
 
 
 def test_visual_and_collision_kinds():
-    """inertias.xml: the contype=conaffinity=0 sphere is visual only, the group 3 box
+    """inertias.xml: the contype=conaffinity=0 sphere and mesh are visual only, the group 3 box
     collision only."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pinref.errors.MJCFWarning)
@@ -63,7 +63,7 @@ def test_visual_and_collision_kinds():
         visual, collision = (pinref.buildGeomFromMJCF(model, MJCF_DIR / "inertias.xml", kind)
                              for kind in (pinref.GeometryType.VISUAL,
                                           pinref.GeometryType.COLLISION))
-    assert (visual.ngeoms, collision.ngeoms) == (11, 11)
+    assert (visual.ngeoms, collision.ngeoms) == (12, 11)
 
 
 def test_build_models_and_robot_wrapper():
