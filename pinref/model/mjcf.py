@@ -284,19 +284,22 @@ class _Graph:
         self.meshes, self.materials, self.textures, self.keys = {}, {}, {}, {}
         self.equalities = {}
         self.bodies = []
-        self.ref_config = []
-        seen, parsed_world = set(), False
+        first = {}
         for child in root.children:
-            if child.tag in seen:
-                continue
-            seen.add(child.tag)
             if child.tag == "include":
-                self.note(child, f"<include file={child.attrib.get('file')!r}> is not "
-                          "followed: nothing of that file is in the model (MuJoCo splices it in)")
-            elif child.tag == "compiler":
-                if parsed_world:
-                    self.note(child, "<compiler> comes after <worldbody>: its settings do not "
-                              "apply to the bodies (MuJoCo applies them to the whole file)")
+                self.note_include(child)
+                continue
+            if child.tag in first:
+                if child.tag == "worldbody":
+                    self.note(child, "a second <worldbody> is not read: the first one's bodies "
+                              "are built again (MuJoCo builds this one's)")
+                    self.worldbody(first["worldbody"])
+                continue
+            first[child.tag] = child
+            if child.tag in ("compiler", "default") and "worldbody" in first:
+                self.note(child, f"<{child.tag}> comes after <worldbody>: it does not apply to "
+                          "the bodies (MuJoCo applies it to the whole file)")
+            if child.tag == "compiler":
                 self.compiler(child)
             elif child.tag == "default":
                 self.default(child, None, True)
@@ -310,7 +313,6 @@ class _Graph:
                     self.note(child, f"<option gravity> {g} is ignored: the model's gravity "
                               "stays (0, 0, -9.81)")
             elif child.tag == "worldbody":
-                parsed_world = True
                 self.worldbody(child)
             elif child.tag == "equality":
                 self.equality(child)
@@ -545,6 +547,10 @@ class _Graph:
 
     # --- bodies
 
+    def note_include(self, element):
+        self.note(element, f"<include file={element.attrib.get('file')!r}> is not followed: "
+                  "nothing of that file is in the model (MuJoCo splices it in)")
+
     def note_grouping(self, element):
         self.note(element, f"<{element.tag}> and everything in it are dropped (MuJoCo "
                   "builds its bodies, joints and geoms)")
@@ -553,6 +559,8 @@ class _Graph:
         for child in element.children:
             if child.tag in _GROUPING:
                 self.note_grouping(child)
+            elif child.tag == "include":
+                self.note_include(child)
         bodies = element.all("body")
         if not bodies:
             raise self.error(element, "<worldbody> holds no <body> (an <include>d one is not "
@@ -636,6 +644,8 @@ class _Graph:
                 self.body(child, body.childclass, body.name)
             elif child.tag in _GROUPING:
                 self.note_grouping(child)
+            elif child.tag == "include":
+                self.note_include(child)
         if use_geoms:
             total = Inertia.Zero()
             for geom in body.geoms:

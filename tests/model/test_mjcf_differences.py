@@ -69,6 +69,18 @@ CASES = {
         f'<mujoco model="m"><worldbody><body name="b"><joint/><geom size="0.1"/>\n'
         f'<frame pos="1 0 0">{ARM}</frame></body></worldbody></mujoco>',
         "line 2, <frame>: <frame> and everything in it are dropped"),
+    "second_worldbody": (
+        f'<mujoco model="m"><worldbody><body name="b"><joint/><geom size="0.1"/></body>'
+        f'</worldbody>\n<worldbody>{ARM}</worldbody></mujoco>',
+        "line 2, <worldbody>: a second <worldbody> is not read"),
+    "default_after_worldbody": (
+        '<mujoco model="m"><worldbody><body name="b"><joint/><geom size="0.1"/></body>'
+        '</worldbody>\n<default><joint damping="3"/></default></mujoco>',
+        "line 2, <default>: <default> comes after <worldbody>"),
+    "include_in_a_body": (
+        '<mujoco model="m"><worldbody><body name="b"><joint/><geom size="0.1"/>\n'
+        '<include file="more.xml"/></body></worldbody></mujoco>',
+        "line 2, <include>: <include file='more.xml'> is not followed"),
     "settotalmass": (
         '<mujoco model="m">\n<compiler settotalmass="3"/><worldbody><body name="b"><joint/>'
         '<geom size="0.1"/></body></worldbody></mujoco>',
