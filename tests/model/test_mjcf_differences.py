@@ -88,10 +88,15 @@ CASES = {
 }
 
 
+# pin's second copy of a joint carries no body (its inertia joins the first copy's): ABA is
+# singular on it, in pin as in pinref
+MASSLESS = {"second_worldbody"}
+
+
 @pytest.mark.parametrize("name", list(CASES))
 def test_pin_model_and_warning(tmp_path, name):
     text, phrase = CASES[name]
-    record = assert_matches_pin(write(tmp_path, text))
+    record = assert_matches_pin(write(tmp_path, text), caches=name not in MASSLESS)
     assert phrase in warning_text(record)
     assert all(w.category is MJCFWarning for w in record)
 
