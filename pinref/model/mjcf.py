@@ -302,7 +302,7 @@ class _Graph:
             if child.tag == "compiler":
                 self.compiler(child)
             elif child.tag == "default":
-                self.default(child, None, True)
+                self.default(child)
             elif child.tag == "asset":
                 self.asset(child)
             elif child.tag == "keyframe":
@@ -394,28 +394,25 @@ class _Graph:
                           "composed as intrinsic ones, R = R1 R2 R3 (MuJoCo: R3 R2 R1 for "
                           "fixed axes)")
 
-    def default(self, element, parent, top):
-        """``parseDefault``: each named class gets its element with the joint, geom and site
-        attributes of its parent class merged under its own; the top unnamed one is
-        "mujoco_default"."""
-        if parent is not None or "class" in element.attrib:
-            if "class" not in element.attrib:
-                raise self.error(element, "a nested <default> needs a class name")
-            own = {tag: dict(c.attrib) for tag in _CLASSED
-                   for c in [element.first(tag)] if c is not None}
-            if parent is not None:
-                for tag, attrib in parent.items():
-                    own[tag] = {**attrib, **own.get(tag, {})}
+    def default(self, element, parent=None):
+        """``parseDefault``: a class gets its joint, geom and site attributes with those of
+        its parent class merged under them; the top <default> (named or not) is also
+        "mujoco_default" when it holds anything but nested defaults."""
+        if element.attrib and "class" not in element.attrib:
+            raise self.error(element, "a <default> with attributes needs a class name")
+        if parent is not None and "class" not in element.attrib:
+            raise self.error(element, "a nested <default> needs a class name")
+        own = {tag: dict(c.attrib) for tag in _CLASSED
+               for c in [element.first(tag)] if c is not None}
+        for tag, attrib in (parent or {}).items():
+            own[tag] = {**attrib, **own.get(tag, {})}
+        if "class" in element.attrib:
             self.classes.setdefault(element.attrib["class"], own)
-        else:
-            own = {tag: dict(c.attrib) for tag in _CLASSED
-                   for c in [element.first(tag)] if c is not None}
-        if top and "class" not in element.attrib and any(
-                c.tag != "default" for c in element.children):
+        if parent is None and any(c.tag != "default" for c in element.children):
             self.classes.setdefault("mujoco_default", own)
         for child in element.children:
             if child.tag == "default":
-                self.default(child, own, False)
+                self.default(child, own)
 
     def classed(self, element, tag, childclass):
         """The attributes of ``element`` (a joint, geom or site) level by level, lowest

@@ -16,6 +16,14 @@ def test_matches_pin():
     assert_matches_pin(MJCF_DIR / "defaults.xml")
 
 
+def test_named_top_default_matches_pin(tmp_path):
+    """A top <default class="main"> is a class and the main default at once."""
+    text = (MJCF_DIR / "defaults.xml").read_text().replace("<default>\n    <joint",
+                                                            '<default class="main">\n    <joint')
+    assert 'class="main"' in text
+    assert_matches_pin(write(tmp_path, text), caches=False)
+
+
 def test_class_values_reach_the_model():
     rmodel, _ = load(MJCF_DIR / "defaults.xml")
     hip, knee, ankle = (rmodel.joints[rmodel.getJointId(n)].idx_v
