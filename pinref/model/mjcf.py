@@ -299,23 +299,11 @@ class _Graph:
             if child.tag in ("compiler", "default") and "worldbody" in first:
                 self.note(child, f"<{child.tag}> comes after <worldbody>: it does not apply to "
                           "the bodies (MuJoCo applies it to the whole file)")
-            if child.tag == "compiler":
-                self.compiler(child)
-            elif child.tag == "default":
-                self.default(child)
-            elif child.tag == "asset":
-                self.asset(child)
-            elif child.tag == "keyframe":
-                self.keyframe(child)
-            elif child.tag == "option" and "gravity" in child.attrib:
-                g = self.vector(child, "gravity", 3)
-                if g != (0.0, 0.0, -9.81):
-                    self.note(child, f"<option gravity> {g} is ignored: the model's gravity "
-                              "stays (0, 0, -9.81)")
-            elif child.tag == "worldbody":
-                self.worldbody(child)
-            elif child.tag == "equality":
-                self.equality(child)
+            read = {"compiler": self.compiler, "default": self.default, "asset": self.asset,
+                    "keyframe": self.keyframe, "option": self.option,
+                    "worldbody": self.worldbody, "equality": self.equality}.get(child.tag)
+            if read is not None:
+                read(child)
         if not self.bodies:
             raise self.error(root, "the file has no <worldbody>, so no body to build a model "
                              "of")
@@ -429,16 +417,21 @@ class _Graph:
                 levels.append(self.classes[name][tag])
         return levels + [element.attrib]
 
+    def option(self, element):
+        if "gravity" in element.attrib:
+            g = self.vector(element, "gravity", 3)
+            if g != (0.0, 0.0, -9.81):
+                self.note(element, f"<option gravity> {g} is ignored: the model's gravity "
+                          "stays (0, 0, -9.81)")
+
     def asset(self, element):
         for child in element.children:
-            if child.tag == "mesh":
-                self.mesh(child)
-            elif child.tag == "material":
-                self.material(child)
-            elif child.tag == "texture":
-                self.texture(child)
-            elif child.tag == "hfield":
+            if child.tag == "hfield":
                 raise self.error(child, "height fields are not supported (as in Pinocchio)")
+            read = {"mesh": self.mesh, "material": self.material,
+                    "texture": self.texture}.get(child.tag)
+            if read is not None:
+                read(child)
 
     def file_name(self, element, path):
         if "name" in element.attrib:
