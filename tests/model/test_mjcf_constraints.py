@@ -8,7 +8,9 @@ import pinocchio as pin
 import pytest
 
 import pinref
-from mjcf_check import MJCF_DIR, assert_models_equal, warning_text
+from mjcf_check import MJCF_DIR, PIN_PARSER_IS_3_8_0, assert_models_equal, warning_text
+
+pytestmark = PIN_PARSER_IS_3_8_0
 
 PATH = MJCF_DIR / "constraints.xml"
 

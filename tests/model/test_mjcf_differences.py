@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 
 import pinref
-from mjcf_check import MJCF_DIR, assert_matches_pin, load, warning_text, write
+from mjcf_check import MJCF_DIR, PIN_PARSER_IS_3_8_0, assert_matches_pin, load, warning_text, write
 from pinref.errors import MJCFError, MJCFWarning
+
+pytestmark = PIN_PARSER_IS_3_8_0
 
 ARM = ('<body name="arm" pos="0 0 0.3"><joint name="a" axis="0 1 0"/>'
        '<geom type="capsule" size="0.02 0.1"/></body>')

@@ -6,7 +6,9 @@ the unnamed body "<parent>Bis"."""
 import numpy as np
 
 import pinref
-from mjcf_check import MJCF_DIR, assert_matches_pin, load, warning_text
+from mjcf_check import MJCF_DIR, PIN_PARSER_IS_3_8_0, assert_matches_pin, load, warning_text
+
+pytestmark = PIN_PARSER_IS_3_8_0
 
 BODY, FIXED, OP = pinref.FrameType.BODY, pinref.FrameType.FIXED_JOINT, pinref.FrameType.OP_FRAME
 

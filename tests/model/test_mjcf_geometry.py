@@ -10,8 +10,10 @@ import pinocchio as pin
 import pytest
 
 import pinref
-from mjcf_check import MJCF_DIR
+from mjcf_check import MJCF_DIR, PIN_PARSER_IS_3_8_0
 from test_geometry import assert_geometry_equal, geometry_fields
+
+pytestmark = PIN_PARSER_IS_3_8_0
 
 ASSETS = files("gymnasium") / "envs" / "mujoco" / "assets"
 KINDS = {"visual": (pinref.GeometryType.VISUAL, pin.GeometryType.VISUAL),
