@@ -50,6 +50,7 @@ from .frame import Frame, FrameType
 from .geometry import (Box, Capsule, Convex, Cylinder, Ellipsoid, GeometryModel, GeometryObject,
                        GeometryType, Mesh, Sphere)
 from .model import Model, bind_positional
+from .urdf import _Builder as _UrdfBuilder
 from .urdf import (_compose, _is_approx, _is_decimal, _normalized, _parse_xml, _path,
                    _quaternion_matrix, _read_file)
 
@@ -894,23 +895,17 @@ class _Level:
 # --- building (MjcfGraph::parseRootTree / fillModel on a UrdfVisitor) ---------------------------
 
 
-class _Builder:
+class _Builder(_UrdfBuilder):
+    """``MjcfGraph::parseRootTree`` on the URDF loader's visitor (its ``add_frame`` and
+    ``add_joint_frame``); ``refs`` is Pinocchio's reference vector (``fillReferenceConfig``),
+    whose first ``repeated`` entries are the first body's joints listed once more."""
+
     def __init__(self, graph, root_joint, root_joint_name):
+        super().__init__(graph.name, Model())
         self.graph = graph
         self.root_joint, self.root_joint_name = root_joint, root_joint_name
-        self.model = Model()
-        self.model.name = graph.name
-        self.frame_ids = {(f.name, f.type): k for k, f in enumerate(self.model.frames)}
         self.refs = []
         self.repeated = 0
-
-    def add_frame(self, frame):
-        key = (frame.name, frame.type)
-        if key not in self.frame_ids:
-            self.model.frames.append(frame)
-            self.model._append_inertia(frame.parentJoint, frame.placement.act(frame.inertia))
-            self.frame_ids[key] = len(self.model.frames) - 1
-        return self.frame_ids[key]
 
     def body_frame(self, name):
         return self.frame_ids[(name, FrameType.BODY)]
@@ -943,14 +938,12 @@ class _Builder:
             self.add_frame(Frame(root.name, 0, 0, SE3.Identity(), FrameType.BODY, root.inertia))
             return
         joint_id = self.model.addJoint(0, self.root_joint, SE3.Identity(), self.root_joint_name)
-        self.append_body(self.add_joint_frame(joint_id, 0), root.inertia, SE3.Identity(),
-                         root.name)
+        self.append_body_at(self.add_joint_frame(joint_id, 0), root.inertia, SE3.Identity(),
+                            root.name)
 
-    def add_joint_frame(self, joint_id, parent_frame):
-        return self.add_frame(Frame(self.model.names[joint_id], joint_id, parent_frame,
-                                    SE3.Identity(), FrameType.JOINT))
-
-    def append_body(self, joint_frame, Y, placement, name):
+    def append_body_at(self, joint_frame, Y, placement, name):
+        """``UrdfVisitor::appendBodyToJoint`` with the body at ``placement`` in the joint:
+        Y joins the joint's body unless exactly zero; then the BODY frame."""
         frame = self.model.frames[joint_frame]
         p = _compose(frame.placement, placement)
         if Y.mass != 0.0 or Y.lever.any() or Y.inertia.any():
@@ -1015,8 +1008,8 @@ class _Builder:
         joint_id = model.addJoint(frame.parentJoint, jmodel, _compose(frame.placement, placement),
                                   name, *limits)
         model.armature[model.joints[joint_id].v_slice] = armature
-        body_id = self.append_body(self.add_joint_frame(joint_id, parent_frame), body.inertia,
-                                   body_in_joint, body.name)
+        body_id = self.append_body_at(self.add_joint_frame(joint_id, parent_frame),
+                                      body.inertia, body_in_joint, body.name)
         for name, site in body.sites:
             self.add_frame(Frame(name, model.frames[body_id].parentJoint, body_id,
                                  _compose(body_in_joint, site), FrameType.OP_FRAME))

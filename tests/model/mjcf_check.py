@@ -1,10 +1,11 @@
 """Shared by the MJCF tests: load a file with pinref and pin 3.8.0 and compare them.
 
-Oracle: ``pinocchio.buildModelFromMJCF`` of pin 3.8.0 on the same file (the test files that
-compare parses carry ``PIN_PARSER_IS_3_8_0``: pin 4.x's parser is another one). ``assert_matches_pin`` compares
-every model field (``model_fields`` of test_bridge.py: names, types, indices and frames
-exactly, numbers to 1e-15 * max(1, |ref|)), the reference configurations (keyframes)
-exactly, then the RNEA, CRBA and ABA caches at random states (1e-12, tests/models.py).
+Oracle: pin 3.8.0's ``buildModelFromMJCF`` on the same file (the test files that compare
+parses carry ``PIN_PARSER_IS_3_8_0``: pin 4.x's parser is another one).
+``assert_matches_pin`` compares every model field (``model_fields`` of test_bridge.py: names,
+types, indices and frames exactly, numbers to 1e-15 * max(1, |ref|)), the reference
+configurations (keyframes) exactly, then the RNEA, CRBA and ABA caches at random states
+(1e-12, tests/models.py).
 """
 
 import warnings
@@ -72,15 +73,17 @@ def assert_caches_equal(rmodel, pmodel, seed=0, batch=()):
         compare_data(rmodel, rdata, pdatas, pmodel, batch, f"after {name}")
 
 
-def assert_matches_pin(path, roots=(False, True), caches=True):
+def assert_matches_pin(path, roots=(False, True), caches=True, warns=None):
     """The model of ``path`` equals pin's, with and without a free-flyer root, and so do the
-    caches; returns the MJCFWarnings pinref gave."""
+    caches; with ``warns``, pinref's MJCFWarning holds that phrase. Returns the warnings."""
     record = []
     for root in roots:
         rmodel, pmodel = load(path, root, record)
         assert_models_equal(rmodel, pmodel)
         if caches:
             assert_caches_equal(rmodel, pmodel, seed=len(Path(path).stem) + root)
+    if warns is not None:
+        assert warns in warning_text(record), (warns, warning_text(record))
     return record
 
 
@@ -89,6 +92,14 @@ def write(tmp_path, text, name="model.xml"):
     path = tmp_path / name
     path.write_text(text)
     return path
+
+
+def variant(tmp_path, name, old, new):
+    """The feature file ``mjcf/<name>.xml`` with ``old`` (which it holds) replaced by ``new``,
+    written to ``tmp_path``; its path."""
+    text = (MJCF_DIR / f"{name}.xml").read_text()
+    assert old in text, (name, old)
+    return write(tmp_path, text.replace(old, new), f"{name}.xml")
 
 
 def warning_text(record):

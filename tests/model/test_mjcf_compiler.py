@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import pinref
-from mjcf_check import MJCF_DIR, PIN_PARSER_IS_3_8_0, assert_matches_pin, load, warning_text, write
+from mjcf_check import MJCF_DIR, PIN_PARSER_IS_3_8_0, assert_matches_pin, load, variant, write
 
 pytestmark = PIN_PARSER_IS_3_8_0
 
@@ -45,19 +45,16 @@ def test_boundmass_and_boundinertia():
 
 @pytest.mark.parametrize("seq", ["xyz", "zyx", "yzx", "xzy"])
 def test_eulerseq(tmp_path, seq):
-    text = (MJCF_DIR / "compiler_radian_zyx.xml").read_text().replace('eulerseq="zyx"',
-                                                                      f'eulerseq="{seq}"')
-    assert_matches_pin(write(tmp_path, text))
+    assert_matches_pin(variant(tmp_path, "compiler_radian_zyx", 'eulerseq="zyx"',
+                               f'eulerseq="{seq}"'))
 
 
 def test_autolimits_false_is_ignored_with_a_warning(tmp_path):
     """pin reads autolimits but only ever sets it true: a range without limited="true" is
     applied (MuJoCo ignores it)."""
-    text = (MJCF_DIR / "compiler_degree_xyz.xml").read_text().replace('autolimits="true"',
-                                                                      'autolimits="false"')
-    record = assert_matches_pin(write(tmp_path, text))
-    assert 'autolimits="false" is ignored' in warning_text(record)
-    rmodel, _ = load(write(tmp_path, text))
+    path = variant(tmp_path, "compiler_degree_xyz", 'autolimits="true"', 'autolimits="false"')
+    assert_matches_pin(path, warns='autolimits="false" is ignored')
+    rmodel, _ = load(path)
     assert np.isfinite(rmodel.upperPositionLimit).all()
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import pinref
-from mjcf_check import MJCF_DIR, PIN_PARSER_IS_3_8_0, assert_matches_pin, load, warning_text, write
+from mjcf_check import MJCF_DIR, PIN_PARSER_IS_3_8_0, assert_matches_pin, load, variant, write
 
 pytestmark = PIN_PARSER_IS_3_8_0
 
@@ -20,10 +20,8 @@ def test_matches_pin():
 
 def test_named_top_default_matches_pin(tmp_path):
     """A top <default class="main"> is a class and the main default at once."""
-    text = (MJCF_DIR / "defaults.xml").read_text().replace("<default>\n    <joint",
-                                                            '<default class="main">\n    <joint')
-    assert 'class="main"' in text
-    assert_matches_pin(write(tmp_path, text), caches=False)
+    assert_matches_pin(variant(tmp_path, "defaults", "<default>\n    <joint",
+                               '<default class="main">\n    <joint'), caches=False)
 
 
 def test_class_values_reach_the_model():
@@ -49,8 +47,8 @@ def test_unknown_class_is_refused(tmp_path):
 def test_class_placement_is_lost_with_a_warning():
     """The sole's class gives pos 0 0 -0.05 and the site none: Pinocchio places it at the
     origin of its body (MuJoCo at the class's pos), and pinref warns."""
-    record = assert_matches_pin(MJCF_DIR / "defaults.xml", roots=(False,), caches=False)
-    assert "line 35, <site>: the pos of its default class is lost" in warning_text(record)
+    assert_matches_pin(MJCF_DIR / "defaults.xml", roots=(False,), caches=False,
+                       warns="line 35, <site>: the pos of its default class is lost")
     rmodel, _ = load(MJCF_DIR / "defaults.xml")
     sole = rmodel.frames[rmodel.getFrameId("sole")]
     np.testing.assert_array_equal(sole.placement.translation, [0.0, 0.0, 0.0])

@@ -6,7 +6,7 @@ e_z or any axis (the Unaligned joints, -e_z included), ball, free (type="free" a
 import numpy as np
 import pytest
 
-from mjcf_check import MJCF_DIR, PIN_PARSER_IS_3_8_0, assert_matches_pin, load, warning_text
+from mjcf_check import MJCF_DIR, PIN_PARSER_IS_3_8_0, assert_matches_pin, load, variant
 
 pytestmark = PIN_PARSER_IS_3_8_0
 
@@ -44,17 +44,13 @@ def test_dynamics_parameters():
 
 
 def test_free_and_ball_limits_warn():
-    record = assert_matches_pin(MJCF_DIR / "joints.xml", roots=(False,), caches=False)
-    assert "translation included, is bounded by +-1.01" in warning_text(record)
+    assert_matches_pin(MJCF_DIR / "joints.xml", roots=(False,), caches=False,
+                       warns="translation included, is bounded by +-1.01")
 
 
 def test_frictionloss_is_dropped_with_a_warning(tmp_path):
-    text = (MJCF_DIR / "joints.xml").read_text().replace('damping="0.3"',
-                                                         'damping="0.3" frictionloss="0.2"')
-    path = tmp_path / "friction.xml"
-    path.write_text(text)
-    record = assert_matches_pin(path, caches=False)
-    assert "frictionloss=0.2 is dropped" in warning_text(record)
+    path = variant(tmp_path, "joints", 'damping="0.3"', 'damping="0.3" frictionloss="0.2"')
+    assert_matches_pin(path, caches=False, warns="frictionloss=0.2 is dropped")
     rmodel, _ = load(path)
     assert not rmodel.friction.any()
 
@@ -64,5 +60,4 @@ def test_ball_damping_and_range_are_dropped(tmp_path, joint):
     path = tmp_path / "ball.xml"
     path.write_text(f"""<mujoco model="m"><worldbody><body name="b">
       <joint name="j" {joint}/><geom size="0.1"/></body></worldbody></mujoco>""")
-    record = assert_matches_pin(path)
-    assert "of the ball joint is dropped" in warning_text(record)
+    assert_matches_pin(path, warns="of the ball joint is dropped")
