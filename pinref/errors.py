@@ -15,9 +15,9 @@ Every error is a :class:`PinrefError` and also the builtin a caller would catch:
 
 and four warnings: :class:`InertiaWarning` (a ``UserWarning``), for a physically inconsistent
 inertia that Pinocchio accepts and pinref therefore loads; :class:`AxisWarning` (a
-``UserWarning``), for an unaligned joint axis that is not of unit length; and
+``UserWarning``), for an unaligned joint axis that is not of unit length;
 :class:`NonFiniteResultWarning` (a ``RuntimeWarning``), for NaN or infinity an algorithm
-computed from finite input; :class:`MJCFWarning` (a ``UserWarning``), where Pinocchio's
+computed from finite input; and :class:`MJCFWarning` (a ``UserWarning``), where Pinocchio's
 model of an MJCF file is not MuJoCo's.
 
 A message names the argument or joint, says what was expected and, where one exists, the fix.
