@@ -51,8 +51,8 @@ from .geometry import (Box, Capsule, Convex, Cylinder, Ellipsoid, GeometryModel,
                        GeometryType, Mesh, Sphere)
 from .model import Model, bind_positional
 from .urdf import _Builder as _UrdfBuilder
-from .urdf import (_compose, _is_approx, _is_decimal, _normalized, _parse_xml, _path,
-                   _quaternion_matrix, _read_file)
+from .urdf import (_compose, _is_approx, _is_decimal, _matmul3, _normalized, _parse_xml,
+                   _path, _quaternion_matrix, _read_file, _transpose3)
 
 UNIT_BOUND = 1.01
 """Pinocchio's bound on every configuration entry of a free or ball joint read from MJCF
@@ -569,7 +569,7 @@ class _Graph:
         R = np.eye(3)
         if "quat" in a:
             w, x, y, z = self.vector(element, "quat", 4)
-            n = math.sqrt(x * x + y * y + z * z + w * w)
+            n = math.sqrt((x * x + z * z) + (y * y + w * w))  # Eigen's packet order
             R = np.array(_quaternion_matrix(x / n, y / n, z / n, w / n))
         elif "axisangle" in a:
             x, y, z, angle = self.vector(element, "axisangle", 4)
@@ -579,19 +579,18 @@ class _Graph:
                           "(MuJoCo normalises it)")
             R = _angle_axis(angle * self.angle, (x, y, z))
         elif "euler" in a:
-            angles = self.vector(element, "euler", 3)
-            R = _matmul(_matmul(_angle_axis(angles[0] * self.angle,
-                                            _UNIT_AXES[self.euler_axes[0]]),
-                                _angle_axis(angles[1] * self.angle,
-                                            _UNIT_AXES[self.euler_axes[1]])),
-                        _angle_axis(angles[2] * self.angle, _UNIT_AXES[self.euler_axes[2]]))
+            R1, R2, R3 = (_angle_axis(angle * self.angle, _UNIT_AXES[k]).tolist()
+                          for angle, k in zip(self.vector(element, "euler", 3),
+                                              self.euler_axes))
+            R = np.array(_matmul3(_matmul3(R1, R2), R3))
         elif "xyaxes" in a:
             v = self.vector(element, "xyaxes", 6)
-            x = np.array(_normalized(v[:3]))
-            y = np.array(v[3:]) - x * float(x @ np.array(v[3:]))
-            y = np.array(_normalized(tuple(y)))
-            z = np.array(_normalized(tuple(np.cross(x, y))))
-            R = np.stack([x, y, z], axis=1)
+            x = _normalized(v[:3])
+            d = x[0] * v[3] + x[1] * v[4] + x[2] * v[5]
+            y = _normalized(tuple(v[3 + k] - x[k] * d for k in range(3)))
+            z = _normalized((x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2],
+                             x[0] * y[1] - x[1] * y[0]))
+            R = np.array([x, y, z]).T
         elif "zaxis" in a:
             R = _from_two_vectors(self.vector(element, "zaxis", 3))
         return SE3.unchecked(np.asarray(R, dtype=float), np.array(p, dtype=float))
@@ -641,7 +640,7 @@ class _Graph:
             total = Inertia.Zero()
             for geom in body.geoms:
                 if geom.kind != "visual":
-                    total = total + geom.placement.act(geom.inertia)
+                    total += geom.placement.act(geom.inertia)  # Inertia::__pequ__
                 if geom.contributes:
                     self.note(geom.element, geom.contributes)
             body.inertia = total
@@ -663,9 +662,9 @@ class _Graph:
             I = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
         for k in range(3):
             I[k, k] = max(I[k, k], self.bound_inertia)
-        RI = _matmul(R, I)
+        L = _matmul3(_matmul3(R.tolist(), I.tolist()), _transpose3(R.tolist()))
         return Inertia.unchecked(np.float64(mass), np.array(com, dtype=float),
-                                 _symmetric(_matmul(RI, R.T)))
+                                 _symmetric(np.array(L)))
 
     def joint(self, element, body):
         """``MjcfJoint::fill``: defaults level by level, the element last."""
@@ -834,7 +833,8 @@ class _Graph:
             size = self.vector(element, "size", _SIZES[kind], text)
             return tuple(2.0 * s for s in size) if kind == "box" else size
         radius = self.vector(element, "size", 1, text)[0]
-        length = float(np.linalg.norm(np.subtract(fromto[3:], fromto[:3])))
+        dx, dy, dz = (fromto[3 + k] - fromto[k] for k in range(3))
+        length = math.sqrt(dx * dx + dy * dy + dz * dz)
         if kind == "box":
             return (radius * 2.0, radius * 2.0, length)
         if kind == "ellipsoid":
@@ -1076,12 +1076,6 @@ def _solo(joint):
 
 
 # --- Pinocchio's arithmetic --------------------------------------------------------------------
-
-
-def _matmul(A, B):
-    A, B = np.asarray(A, dtype=float), np.asarray(B, dtype=float)
-    return np.array([[A[i, 0] * B[0, j] + A[i, 1] * B[1, j] + A[i, 2] * B[2, j]
-                      for j in range(3)] for i in range(3)])
 
 
 def _symmetric(M):
