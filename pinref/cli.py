@@ -13,7 +13,8 @@
                  the model's index table (name, type, parent, idx_q, nq, ...), its tree drawn
 
 Models: ``tutorial`` (the default: free-flyer + 2 RY), ``manipulator``, ``humanoid``, or a path
-ending in ``.urdf``; ``--free-flyer`` puts a free-flyer root joint under the model.
+ending in ``.urdf`` or (MuJoCo) ``.xml``; ``--free-flyer`` puts a free-flyer root joint under
+the model (for an MJCF file, as Pinocchio does: only when its first body has no joint).
 
 Exit codes: 0 done (diff: everything agrees; check: every check passes), 1 diff found a
 difference or a check failed, 2 bad usage, input or output (stdout closed or full), 141 the
@@ -33,6 +34,7 @@ import errno
 import importlib
 import sys
 import time
+from importlib import metadata
 
 from . import __version__
 from .errors import PinrefError
@@ -47,7 +49,7 @@ SUBCOMMANDS = (
 )
 
 MODEL_HELP = ("tutorial (free-flyer + 2 RY, the default), manipulator, humanoid, or the path "
-              "of a .urdf file")
+              "of a .urdf or MuJoCo .xml file")
 
 
 class UsageError(Exception):
@@ -125,7 +127,7 @@ def add_info(subparsers):
 def run_info(args):
     model = model_from_args(args)
     if args.plot is not None:
-        from .experiments.energy import require_plot
+        from .figures import require_plot
 
         require_plot(args.plot)
     print("\n".join(index_table(model)))
@@ -151,9 +153,10 @@ def index_table(model):
 
 
 def build_parser():
-    from .checking.backends import pin_version
-
-    installed = pin_version()
+    try:   # the installed pin, read without importing it (checking.backends.pin_version)
+        installed = metadata.version("pin")
+    except metadata.PackageNotFoundError:
+        installed = None
     reference = (f"compared cache by cache with the installed Pinocchio, pin {installed}"
                  if installed else "no Pinocchio installed to compare with (pip install "
                  "'pinref[pin]')")

@@ -3,7 +3,8 @@
 Every error is a :class:`PinrefError` and also the builtin a caller would catch:
 
 - :class:`ShapeError`, :class:`NonFiniteError`, :class:`NotNormalizedError`,
-  :class:`InertiaError`, :class:`URDFError`, :class:`ModelError` -> ``ValueError``
+  :class:`InertiaError`, :class:`URDFError`, :class:`MJCFError`, :class:`ModelError` ->
+  ``ValueError``
 - :class:`ArgumentValueError` -> ``ValueError``; :class:`ArgumentTypeError` -> ``TypeError``;
   :class:`BatchIndexError`, :class:`ContainerIndexError` -> ``IndexError``
 - :class:`DataModelMismatchError` -> ``ValueError`` and ``RuntimeError`` (Pinocchio's type)
@@ -14,13 +15,14 @@ Every error is a :class:`PinrefError` and also the builtin a caller would catch:
 - :class:`NotPositiveDefiniteError` -> ``ArithmeticError`` (a joint-space inertia block
   ``S^T Ia S + armature`` that cannot be inverted)
 
-and five warnings: :class:`InertiaWarning` (a ``UserWarning``), for a physically inconsistent
+and six warnings: :class:`InertiaWarning` (a ``UserWarning``), for a physically inconsistent
 inertia that Pinocchio accepts and pinref therefore loads; :class:`MalformedInertialWarning` and
 :class:`DuplicateJointNameWarning` (``UserWarning``), for a URDF Pinocchio loads although
 urdfdom cannot read a link's ``<inertial>`` or a joint has the root joint's name;
 :class:`AxisWarning` (a ``UserWarning``), for an unaligned joint axis that is not of unit
-length; and :class:`NonFiniteResultWarning` (a ``RuntimeWarning``), for NaN or infinity an
-algorithm computed from finite input.
+length; :class:`NonFiniteResultWarning` (a ``RuntimeWarning``), for NaN or infinity an
+algorithm computed from finite input; and :class:`MJCFWarning` (a ``UserWarning``), where
+Pinocchio's model of an MJCF file is not MuJoCo's.
 
 A message names the argument or joint, says what was expected and, where one exists, the fix.
 """
@@ -83,6 +85,11 @@ class URDFError(PinrefError, ValueError):
     """A URDF file that cannot be read or does not describe a valid tree."""
 
 
+class MJCFError(PinrefError, ValueError):
+    """A MuJoCo (MJCF) file that cannot be read or that Pinocchio's MJCF parser refuses; the
+    message names the file, the line and the element."""
+
+
 class NotComputedError(PinrefError, RuntimeError):
     """A Data cache was read before the call that writes it."""
 
@@ -139,3 +146,9 @@ class AxisWarning(UserWarning):
     motion, and Pinocchio's algorithms disagree with one another on such a model (its crba is
     not the M its rnea implies). pinref reproduces Pinocchio's crba, computeMinverse, Coriolis
     matrix, ccrba and WORLD passes, so they disagree with rnea in pinref too."""
+
+class MJCFWarning(UserWarning):
+    """An MJCF file where Pinocchio 3.8.0's model is not MuJoCo's (a dropped top-level body, an
+    ignored root placement, a dropped frictionloss, ...): pinref builds Pinocchio's model, and
+    the message lists each difference with its line (docs/mjcf.md); raised as
+    :class:`MJCFError` with ``strict=True``."""

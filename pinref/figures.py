@@ -15,11 +15,16 @@ in different branches (neither an ancestor of the other) are exactly zero: CRBA 
 them.
 
 Both need matplotlib (``pip install 'pinref[plot]'``), write a PNG and return the Figure.
+The helpers every ``--plot`` shares live here too: ``require_plot`` (the path and matplotlib
+checked before a run), ``save_figure`` and their two errors.
 """
+
+import os
+from pathlib import Path
 
 import numpy as np
 
-from .experiments.energy import _pyplot, check_plot_path, save_figure
+from .errors import PinrefError
 
 ROUNDING = 1e-12       # |M| entries below this times max|M| are drawn gray, exact zeros white
 LABEL_JOINTS = 8       # label every block of M up to this many joints; the axes name them above
@@ -155,3 +160,65 @@ def plot_mass_matrix(model, M, path, name=None):
                  "outlined, diagonal blocks in red", fontsize=9)
     fig.tight_layout()
     return save_figure(plt, fig, path)
+
+
+# --- what every --plot shares (the experiments' figures too) -------------------------------------
+
+
+class MissingPlotError(PinrefError, ImportError):
+    """matplotlib is not installed (``pip install 'pinref[plot]'``)."""
+
+
+class PlotFileError(PinrefError, OSError):
+    """The figure cannot be written where asked (no such directory, not writable, a
+    directory, not a .png name)."""
+
+
+def check_plot_path(path):
+    """Refuse, before a long run, a figure path that cannot be written: not a .png name (the
+    figure is a PNG and matplotlib would add ``.png`` to a name without one), a directory, or in
+    a directory that does not exist or is not writable. Raises PlotFileError."""
+    p = Path(os.fspath(path))
+    if p.suffix.lower() != ".png":
+        raise PlotFileError(f"--plot {str(path)!r}: expected a file name ending in .png, "
+                            f"e.g. {p.stem or 'figure'}.png")
+    if p.is_dir():
+        raise PlotFileError(f"--plot {path}: is a directory; give a file name in it")
+    parent = p.parent
+    if not parent.is_dir():
+        raise PlotFileError(f"--plot {path}: no directory {parent}; create it or write the "
+                            "figure elsewhere")
+    if not os.access(parent, os.W_OK):
+        raise PlotFileError(f"--plot {path}: the directory {parent} is not writable; write "
+                            "the figure elsewhere")
+
+
+def require_plot(path):
+    """Before a run whose figure goes to ``path``: PlotFileError for a path that cannot be
+    written, MissingPlotError without matplotlib (not after the run)."""
+    check_plot_path(path)
+    _pyplot()
+
+
+def save_figure(plt, fig, path):
+    """Save ``fig`` as ``path`` (PNG, 110 dpi), close it and return it; an OSError of the write
+    becomes a PlotFileError naming the file."""
+    try:
+        fig.savefig(path, dpi=110)
+    except OSError as err:
+        raise PlotFileError(f"--plot {path}: cannot write the figure "
+                            f"({err.strerror or err})") from err
+    finally:
+        plt.close(fig)
+    return fig
+
+
+def _pyplot():
+    try:
+        import matplotlib
+    except ImportError:
+        raise MissingPlotError("--plot needs matplotlib: pip install 'pinref[plot]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt

@@ -39,7 +39,7 @@ from .algorithms import (
 )
 from .algorithms.crba import crba
 from .errors import UnsupportedError
-from .model import Model, buildModelsFromUrdf
+from .model import Model, buildModelsFromMJCF, buildModelsFromUrdf
 from .model.surgery import buildReducedModel
 
 LOCAL = ReferenceFrame.LOCAL
@@ -76,6 +76,21 @@ class RobotWrapper:
     def initFromURDF(self, filename, *args, **kwargs):
         """Re-initialise this wrapper from the URDF ``filename`` (as ``BuildFromURDF``)."""
         model, collision_model, visual_model = buildModelsFromUrdf(filename, *args, **kwargs)
+        RobotWrapper.__init__(self, model=model, collision_model=collision_model,
+                              visual_model=visual_model)
+
+    @staticmethod
+    def BuildFromMJCF(filename, *args, **kwargs):
+        """A RobotWrapper of the MuJoCo file ``filename``: ``buildModelsFromMJCF(filename,
+        *args, **kwargs)`` (``root_joint=None, ...``) gives model, collision and visual
+        models."""
+        robot = RobotWrapper()
+        robot.initFromMJCF(filename, *args, **kwargs)
+        return robot
+
+    def initFromMJCF(self, filename, *args, **kwargs):
+        """Re-initialise this wrapper from the MJCF ``filename`` (as ``BuildFromMJCF``)."""
+        model, collision_model, visual_model = buildModelsFromMJCF(filename, *args, **kwargs)
         RobotWrapper.__init__(self, model=model, collision_model=collision_model,
                               visual_model=visual_model)
 

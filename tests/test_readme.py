@@ -52,9 +52,20 @@ def _robot():
 
 
 # The not-covered names pinref has on purpose, each refused with UnsupportedError when called.
+def _mimic_call(algorithm, *vectors):
+    """``algorithm`` on the sample manipulator with mimic joints, at its neutral q and zeros."""
+    model = pinref.buildSampleModelManipulator(mimic=True)
+    zeros = [np.zeros(model.nv)] * len(vectors)
+    return lambda: algorithm(model, model.createData(), pinref.neutral(model), *zeros)
+
+
 UNSUPPORTED_CALLS = {
     "initViewer": lambda: _robot().initViewer(),
     "display": lambda: _robot().display(pinref.neutral(_robot().model)),
+    "aba": _mimic_call(pinref.aba, "v", "tau"),
+    "computeMinverse": _mimic_call(pinref.computeMinverse),
+    "computeABADerivatives": _mimic_call(pinref.computeABADerivatives, "v", "tau"),
+    "computeCoriolisMatrix": _mimic_call(pinref.computeCoriolisMatrix, "v"),
 }
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from ..errors import (ArgumentTypeError, DataModelMismatchError, ModelError, NonFiniteError,
                       NotPositiveDefiniteError, ShapeError, UnsupportedError)
 from ..joints.liegroup import ArgumentPosition  # noqa: F401  (re-exported: ARG0, ARG1)
-from ..model.frame import pin_printed
+from ..model.frame import ReferenceFrame, pin_printed  # noqa: F401 (re-exported)
 from ..model.data import Data
 from ..model.model import Model, model_label, real_array
 from ..spatial import Force
@@ -21,19 +21,6 @@ class Convention(enum.IntEnum):
 
     WORLD = 0
     LOCAL = 1
-
-
-@pin_printed
-class ReferenceFrame(enum.IntEnum):
-    """``pinocchio::ReferenceFrame``: where a velocity, acceleration or Jacobian is expressed.
-
-    WORLD: world axes, about the world origin. LOCAL: the frame's own axes, about its origin.
-    LOCAL_WORLD_ALIGNED: world axes, about the frame's origin.
-    """
-
-    WORLD = 0
-    LOCAL = 1
-    LOCAL_WORLD_ALIGNED = 2
 
 
 @pin_printed

@@ -70,7 +70,7 @@ def _check_ids(text):
 def _source(args):
     """How to rebuild the model (``load_model(source['model'], source['free_flyer'])``)."""
     model = args.model
-    if model.endswith(".urdf"):
+    if model.endswith((".urdf", ".xml")):
         model = os.path.abspath(model)
     return {"model": model, "free_flyer": bool(args.free_flyer)}
 

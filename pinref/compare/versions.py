@@ -41,6 +41,8 @@ PIN4_DIFFERENCES = {
     "append_model_frame_inertia": "appendModel leaves the body of a joint carrying a placed "
                                   "frame inertia as it was (3.8.0 takes the inertia off unmoved "
                                   "and adds it back moved)",
+    "mjcf_parser": "buildModelFromMJCF is a rewritten parser: other overloads, a free joint's "
+                   "body placement in its reference configuration, a qpos0 configuration",
 }
 
 

@@ -15,12 +15,11 @@ from .energy import (
     EnergyDrift,
     EnergyRun,
     ExperimentError,
-    MissingPlotError,
-    PlotFileError,
     energy_drift,
     plot_energy,
 )
 from .sweep import eps_sweeps, plot_sweeps
+from ..figures import MissingPlotError, PlotFileError
 
 __all__ = ["EnergyDrift", "EnergyRun", "ExperimentError", "MissingPlotError", "PlotFileError",
            "energy_drift", "eps_sweeps", "plot_energy", "plot_sweeps"]

@@ -82,7 +82,7 @@ def _common(p):
 def _check_plot(args):
     """MissingPlotError or PlotFileError before a long run, not after it."""
     if args.plot is not None:
-        from .energy import require_plot
+        from ..figures import require_plot
 
         require_plot(args.plot)
 

@@ -27,15 +27,14 @@ the integrator.
 """
 
 import copy
-import os
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
 import pinref
 from pinref.errors import PinrefError
+from pinref.figures import _pyplot, check_plot_path, save_figure
 from pinref.tracing.states import random_states
 from pinref.spatial import Force
 
@@ -50,15 +49,6 @@ TIME_LIMIT = 3600.0
 class ExperimentError(PinrefError, ValueError):
     """An experiment's parameter is out of range (dt <= 0 or not finite, no steps, ...), the run
     diverged, or there is nothing to measure (E_scale = 0)."""
-
-
-class MissingPlotError(PinrefError, ImportError):
-    """matplotlib is not installed (``pip install 'pinref[plot]'``)."""
-
-
-class PlotFileError(PinrefError, OSError):
-    """The figure cannot be written where asked (no such directory, not writable, a
-    directory, not a .png name)."""
 
 
 @dataclass(frozen=True)
@@ -405,53 +395,3 @@ def plot_energy(result, path):
         axes[2].set_title("momentum drift (no gravity)")
         axes[2].legend()
     return save_figure(plt, fig, path)
-
-
-def check_plot_path(path):
-    """Refuse, before a long run, a figure path that cannot be written: not a .png name (the
-    figure is a PNG and matplotlib would add ``.png`` to a name without one), a directory, or in
-    a directory that does not exist or is not writable. Raises PlotFileError."""
-    p = Path(os.fspath(path))
-    if p.suffix.lower() != ".png":
-        raise PlotFileError(f"--plot {str(path)!r}: expected a file name ending in .png, "
-                            f"e.g. {p.stem or 'figure'}.png")
-    if p.is_dir():
-        raise PlotFileError(f"--plot {path}: is a directory; give a file name in it")
-    parent = p.parent
-    if not parent.is_dir():
-        raise PlotFileError(f"--plot {path}: no directory {parent}; create it or write the "
-                            "figure elsewhere")
-    if not os.access(parent, os.W_OK):
-        raise PlotFileError(f"--plot {path}: the directory {parent} is not writable; write "
-                            "the figure elsewhere")
-
-
-def require_plot(path):
-    """Before a run whose figure goes to ``path``: PlotFileError for a path that cannot be
-    written, MissingPlotError without matplotlib (not after the run)."""
-    check_plot_path(path)
-    _pyplot()
-
-
-def save_figure(plt, fig, path):
-    """Save ``fig`` as ``path`` (PNG, 110 dpi), close it and return it; an OSError of the write
-    becomes a PlotFileError naming the file."""
-    try:
-        fig.savefig(path, dpi=110)
-    except OSError as err:
-        raise PlotFileError(f"--plot {path}: cannot write the figure "
-                            f"({err.strerror or err})") from err
-    finally:
-        plt.close(fig)
-    return fig
-
-
-def _pyplot():
-    try:
-        import matplotlib
-    except ImportError:
-        raise MissingPlotError("--plot needs matplotlib: pip install 'pinref[plot]'") from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt

@@ -18,7 +18,8 @@ import pinref
 from pinref.checking.finite_differences import EPS_SWEEP, eps_sweep
 from pinref.tracing.states import random_states
 
-from .energy import _pyplot, check_moving, check_plot_path, save_figure
+from ..figures import _pyplot, check_plot_path, save_figure
+from .energy import check_moving
 
 
 def eps_sweeps(model, q=None, v=None, a=None, tau=None, eps=EPS_SWEEP, seed=0):

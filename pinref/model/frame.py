@@ -26,6 +26,19 @@ def pin_printed(cls):
 
 
 @pin_printed
+class ReferenceFrame(enum.IntEnum):
+    """``pinocchio::ReferenceFrame``: where a velocity, acceleration or Jacobian is expressed.
+
+    WORLD: world axes, about the world origin. LOCAL: the frame's own axes, about its origin.
+    LOCAL_WORLD_ALIGNED: world axes, about the frame's origin.
+    """
+
+    WORLD = 0
+    LOCAL = 1
+    LOCAL_WORLD_ALIGNED = 2
+
+
+@pin_printed
 class FrameType(enum.IntFlag):
     """``pinocchio::FrameType``; the values are bit masks, as in Pinocchio."""
 

@@ -80,6 +80,17 @@ class Sphere:
         return f"Sphere(radius={self.radius!r})"
 
 
+class Ellipsoid:
+    """``coal.Ellipsoid(rx, ry, rz)``: an ellipsoid of semi-axes ``radii`` (3,) centred on its
+    frame (an MJCF ellipsoid geom)."""
+
+    def __init__(self, rx, ry, rz):
+        self.radii = np.array([rx, ry, rz], dtype=float)
+
+    def __repr__(self):
+        return f"Ellipsoid(radii={self.radii!r})"
+
+
 class Mesh:
     """A mesh file by its path and ``scale`` (3,). Pinocchio holds the loaded triangles (a
     ``coal.BVHModelOBBRSS``); pinref keeps where they are: ``filename`` as resolved (equal

@@ -1,5 +1,5 @@
-"""Which model a tool runs on: a pinref Model, a sample model's name or a URDF file, with an
-optional free-flyer root (``pinref diff|trace|check --model M [--free-flyer]``).
+"""Which model a tool runs on: a pinref Model, a sample model's name, a URDF or an MJCF file,
+with an optional free-flyer root (``pinref diff|trace|check --model M [--free-flyer]``).
 """
 
 import copy
@@ -12,6 +12,7 @@ from ..joints import JointModelFreeFlyer
 from ..spatial import SE3, Inertia
 from .model import Model, model_label
 from .sample_models import buildSampleModelHumanoid, buildSampleModelManipulator, buildTutorialModel
+from .mjcf import buildModelFromMJCF
 from .urdf import buildModelFromUrdf
 
 SAMPLE_MODELS = ("tutorial", "manipulator", "humanoid")
@@ -21,12 +22,15 @@ _SAMPLE_BUILDERS = {"tutorial": buildTutorialModel, "manipulator": buildSampleMo
 
 def load_model(spec, free_flyer=False):
     """A pinref Model from ``spec``: a pinref Model (copied), a sample model's name
-    ('tutorial', 'manipulator', 'humanoid') or the path of a ``.urdf`` file.
+    ('tutorial', 'manipulator', 'humanoid'), the path of a ``.urdf`` file or of a MuJoCo
+    ``.xml`` file.
 
     ``free_flyer`` puts a free-flyer joint named ``root_joint`` between the universe and the
-    model's root: ``buildModelFromUrdf(path, JointModelFreeFlyer())`` for a URDF, otherwise
-    :func:`with_free_flyer`. Raises ModelError for an unknown name and URDFError for a file
-    that cannot be read or is not a valid URDF.
+    model's root: ``buildModelFromUrdf(path, JointModelFreeFlyer())`` for a URDF,
+    ``buildModelFromMJCF(path, JointModelFreeFlyer())`` for an MJCF file (Pinocchio adds it
+    only when the first body has no joint), otherwise :func:`with_free_flyer`. Raises
+    ModelError for an unknown name, URDFError or MJCFError for a file that cannot be read or
+    is not a valid URDF or MJCF.
     """
     if isinstance(spec, Model):
         model = copy.deepcopy(spec)
@@ -34,6 +38,9 @@ def load_model(spec, free_flyer=False):
     if isinstance(spec, os.PathLike) or (isinstance(spec, str) and spec.endswith(".urdf")):
         root = JointModelFreeFlyer() if free_flyer else None
         return buildModelFromUrdf(os.fspath(spec), root)
+    if isinstance(spec, str) and spec.endswith(".xml"):
+        return buildModelFromMJCF(spec, JointModelFreeFlyer()) if free_flyer else \
+            buildModelFromMJCF(spec)
     if isinstance(spec, str) and spec in SAMPLE_MODELS:
         model = _SAMPLE_BUILDERS[spec]()
         return with_free_flyer(model) if free_flyer else model

@@ -512,11 +512,14 @@ class _Builder:
         return self.add_frame(self.model.names[joint_id], joint_id, parent_frame, _IDENTITY_POSE,
                               FrameType.JOINT)
 
-    def append_body(self, joint_frame, Y, body_name):
-        """``UrdfVisitor::appendBodyToJoint`` (body placement = identity): Y joins the joint's
-        body unless it is exactly zero (``Y.isZero(0)``); then the BODY frame."""
+    def append_body(self, joint_frame, Y, body_name, placement=None):
+        """``UrdfVisitor::appendBodyToJoint`` (the body at ``placement`` in the joint, a pose;
+        identity by default): Y joins the joint's body unless it is exactly zero
+        (``Y.isZero(0)``); then the BODY frame."""
         joint_id = self.frame_joints[joint_frame]
         pose = self.poses[joint_frame]  # = pose * Identity, which Eigen rounds to pose exactly
+        if placement is not None:
+            pose = _compose(pose, placement)
         if Y.mass != 0.0 or Y.lever.any() or Y.inertia.any():
             self.merge(joint_id, pose, Y)
             self.model.nbodies += 1
@@ -1062,7 +1065,7 @@ class _Element:
         return [child for child in self.children if child.tag == tag]
 
 
-def _parse_xml(data, source, geometry=True):
+def _parse_xml(data, source, geometry=True, children=_ROBOT_CHILDREN):
     """The root element of ``data``, read by expat with every entity declaration refused.
 
     Entity declarations can only come in the DTD, before the root element, and an entity
@@ -1072,9 +1075,10 @@ def _parse_xml(data, source, geometry=True):
     attribute-list declaration is refused: its defaults and value normalisation would change
     what the elements hold, and urdfdom (tinyxml2) reads no DTD. A BOM and blanks before the
     XML declaration, which urdfdom skips, are dropped first (line numbers still count them).
-    Only the root's <link>, <joint> and <material> children are kept, with all they hold: the
-    rest (<gazebo>, <transmission>, ...) is checked for well-formedness and dropped, and so are
-    the links' <visual> and <collision> elements without ``geometry`` (the model reads none).
+    Only the root's children whose tag is in ``children`` (a URDF's <link>, <joint> and
+    <material>; None: all) are kept, with all they hold: the rest (<gazebo>, <transmission>,
+    ...) is checked for well-formedness and dropped, and so are the links' <visual> and
+    <collision> elements without ``geometry`` (the model reads none).
     """
     data, skipped_lines = _skip_before_declaration(data)
     parser = expat.ParserCreate()
@@ -1091,7 +1095,7 @@ def _parse_xml(data, source, geometry=True):
     def start(tag, attrib):
         nonlocal skipped
         depth = len(stack)
-        if skipped or (depth == 2 and tag not in _ROBOT_CHILDREN) or (
+        if skipped or (depth == 2 and children is not None and tag not in children) or (
                 depth == 3 and tag in dropped and stack[2].tag == "link"):
             skipped += 1
             return

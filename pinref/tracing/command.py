@@ -61,7 +61,7 @@ def run(args):
         if args.algorithm != "crba":
             raise UsageError(f"--plot draws the mass matrix M: use it with crba, not "
                              f"{args.algorithm} (pinref trace crba --plot {args.plot})")
-        from ..experiments.energy import require_plot
+        from ..figures import require_plot
 
         require_plot(args.plot)
     model = model_from_args(args)

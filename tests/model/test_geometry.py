@@ -91,7 +91,7 @@ ROOTS = {"fixed": (None, None),
 def test_the_files_compared():
     """Issue 25 item 18: every file is compared with pin's parse but the two pin refuses, and
     nothing is left out silently."""
-    assert len(COMPARED) == 16 and len(REFUSED) == 2 and not set(COMPARED) & set(REFUSED)
+    assert len(COMPARED) == 17 and len(REFUSED) == 2 and not set(COMPARED) & set(REFUSED)
     local = {p.name for p in (Path(__file__).parent / "urdf").glob("*.urdf")}
     assert local <= set(COMPARED) | set(REFUSED)
 

@@ -6,7 +6,7 @@ import pytest
 
 import pinref
 from pinref.cli import main
-from pinref.experiments.energy import PlotFileError
+from pinref.figures import PlotFileError
 from pinref.figures import plot_mass_matrix, plot_tree, subtree_span
 
 PNG = b"\x89PNG\r\n\x1a\n"
