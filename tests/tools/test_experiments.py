@@ -13,6 +13,7 @@ import pinocchio as pin
 import pytest
 
 import pinref
+import pinref.figures
 from pinref.cli import main
 from pinref.experiments import ExperimentError, PlotFileError, energy_drift, eps_sweeps
 from pinref.experiments import energy as energy_module
@@ -234,8 +235,8 @@ def test_plot_without_matplotlib_is_a_usage_error(monkeypatch, capsys):
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     assert main(["experiment", "eps-sweep", "--plot", "x.png"]) == 2
     assert "pinref[plot]" in capsys.readouterr().err
-    with pytest.raises(energy_module.MissingPlotError):
-        energy_module._pyplot()
+    with pytest.raises(pinref.figures.MissingPlotError):
+        pinref.figures._pyplot()
 
 
 def test_bad_arguments_are_typed_errors():
