@@ -17,6 +17,25 @@ from ..joints.base import joint_axis_first as _rows
 from ..joints.base import segments, tangent_rows
 from ..model.tree import tree
 from ..spatial._kernels import motion_action, motion_dual_action, se3_action_inverse
+from ._args import external_forces, state
+
+
+def begin(model, data, caches, q, **vectors):
+    """The set-up a pass driver does before its first step, none of it Pinocchio's (whose
+    binding checks sizes only): q and the tangent ``vectors`` (v, a, tau) checked (``state``:
+    sizes, finite, unit quaternions) and broadcast to the call's batch shape, ``fext`` (when
+    passed) read as LOCAL wrenches (``external_forces``), the stacked ``caches`` widened to that
+    shape. Returns ``(T, shape, q, *vectors)``: the :class:`Walk`, the batch shape, then q and
+    the vectors in the order given."""
+    names = list(vectors)
+    fext = vectors.pop("fext", None)
+    q, arrays, shape = state(model, q, data=data, **vectors)
+    q, *tangent = full(shape, q, *arrays.values())
+    given = dict(zip(arrays, tangent))
+    if "fext" in names:
+        given["fext"] = external_forces(model, fext, shape)
+    widen(data, shape, *caches)
+    return (Walk(model, q, given.get("v")), shape, q, *(given[name] for name in names))
 
 
 def inputs(**arguments):

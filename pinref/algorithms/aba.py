@@ -53,8 +53,8 @@ from ..errors import NotPositiveDefiniteError
 from ..joints.base import tangent_rows
 from . import scan
 from . import steps as S
-from ._args import Convention, convention_of, external_forces, named_joint_error, state
-from ._levels import Walk, crf, crm, full, inputs, joint_calc, widen
+from ._args import Convention, convention_of, named_joint_error
+from ._levels import begin, crf, crm, inputs, joint_calc
 from .rnea import _fext_step
 
 matvec, vecmat = np.matvec, np.vecmat
@@ -185,11 +185,8 @@ def aba(model, data, q, v, tau, fext=None, convention=Convention.LOCAL):
 
 
 def _aba(call, model, data, q, v, tau, fext):
-    q, arrays, shape = state(model, q, data=data, v=v, tau=tau)
-    q, v, tau = full(shape, q, arrays["v"], arrays["tau"])
-    fext = external_forces(model, fext, shape)
-    widen(data, shape, "liMi", "v", "a_gf", "a", "h", "f", "Yaba")
-    T = Walk(model, q, v)
+    T, shape, q, v, tau, fext = begin(model, data, ("liMi", "v", "a_gf", "a", "h", "f", "Yaba"),
+                                      q, v=v, tau=tau, fext=fext)
     data.v.vector[0] = 0.0
     data.a_gf.vector[0] = -model.gravity.vector
     data.u = np.array(tau)

@@ -55,8 +55,7 @@ import numpy as np
 
 from . import scan
 from . import steps as S
-from ._levels import Walk, crf, full, joint_calc, matvec, tangent_rows, vecmat, widen
-from ._args import external_forces, state
+from ._levels import begin, crf, joint_calc, matvec, tangent_rows, vecmat
 from .aba_derivatives import _joint_matrices, _stys_inversion, world_velocities_step
 from .rnea_derivatives import (_action_matrices, _store_world_inertias, columns, matrix_face, mv,
                                subspace_columns, world_inertia_matrices, world_placements_step)
@@ -182,12 +181,11 @@ def _init_step(data):
 def aba_world(call, model, data, q, v, tau, fext):
     """``pinocchio::impl::abaWorldConvention`` (see the module docstring), run by ``aba`` for
     ``convention=Convention.WORLD`` inside its ``call``. Returns an owned copy of ``data.ddq``."""
-    q, arrays, shape = state(model, q, data=data, v=v, tau=tau)
-    q, v, tau = full(shape, q, arrays["v"], arrays["tau"])
-    fext = external_forces(model, fext, shape)
-    widen(data, shape, "liMi", "oMi", "ov", "oa", "oa_gf", "oh", "of", "oYaba")
+    T, shape, q, v, tau, fext = begin(
+        model, data, ("liMi", "oMi", "ov", "oa", "oa_gf", "oh", "of", "oYaba"), q, v=v, tau=tau,
+        fext=fext)
     W = _World()
-    W.T, W.shape = Walk(model, q, v), shape
+    W.T, W.shape = T, shape
     W.C = columns(model, W.T)
     data.oa_gf.vector[0] = -model.gravity.vector
     data.u = np.array(tau)

@@ -42,8 +42,7 @@ import numpy as np
 from ..joints.base import tangent_rows
 from . import scan
 from . import steps as S
-from ._args import external_forces, state
-from ._levels import Walk, crf, crm, full, inputs, joint_calc, widen
+from ._levels import begin, crf, crm, inputs, joint_calc
 
 matvec, vecmat = np.matvec, np.vecmat
 
@@ -121,12 +120,9 @@ def rnea(model, data, q, v, a, fext=None):
     written (docs/quirks.md).
     """
     arguments = inputs(q=q, v=v, a=a, fext=fext)
-    q, arrays, shape = state(model, q, data=data, v=v, a=a)
-    q, v, a = full(shape, q, arrays["v"], arrays["a"])
-    fext = external_forces(model, fext, shape)
-    widen(data, shape, "liMi", "v", "a_gf", "h", "f")
+    T, shape, q, v, a, fext = begin(model, data, ("liMi", "v", "a_gf", "h", "f"), q, v=v, a=a,
+                                    fext=fext)
     data.tau = np.zeros(shape + (model.nv,))
-    T = Walk(model, q, v)
     with S.Call("rnea", model, data, arguments) as call:
         data.v.vector[0] = 0.0
         data.a_gf.vector[0] = -model.gravity.vector
@@ -175,13 +171,10 @@ def nonLinearEffects(model, data, q, v):
     Mirrors ``pinocchio::nonLinearEffects`` (rnea.hxx): forward step without S a; no armature
     term; ``h`` not written. Writes liMi, v, a_gf, f, nle.
     """
-    q, arrays, shape = state(model, q, data=data, v=v)
-    q, v = full(shape, q, arrays["v"])
-    widen(data, shape, "liMi", "v", "a_gf", "f")
+    T, shape, q, v = begin(model, data, ("liMi", "v", "a_gf", "f"), q, v=v)
     data.nle = np.zeros(shape + (model.nv,))
     data.v.vector[0] = 0.0
     data.a_gf.vector[0] = -model.gravity.vector
-    T = Walk(model, q, v)
     # jcalc(q, v) ; liMi = jointPlacements[i] * M_J ; X = liMi.actionInverse   (every joint)
     kin = joint_calc(T, data, q, v, shape)
     _nle_forward_step(T, kin, data)
@@ -205,13 +198,9 @@ def _gravity_forward_step(T, kin, data):
 
 
 def _static_torque(model, data, q, fext):
-    q, _, shape = state(model, q, data=data)
-    (q,) = full(shape, q)
-    fext = external_forces(model, fext, shape)
-    widen(data, shape, "liMi", "a_gf", "f")
+    T, shape, q, fext = begin(model, data, ("liMi", "a_gf", "f"), q, fext=fext)
     out = np.zeros(shape + (model.nv,))
     data.a_gf.vector[0] = -model.gravity.vector
-    T = Walk(model, q, None)
     # jcalc(q) ; liMi = jointPlacements[i] * M_J ; X = liMi.actionInverse   (every joint)
     kin = joint_calc(T, data, q, None, shape)
     scan.forward(S.QUIET, S.RNEA_FORWARD, T, _gravity_forward_step, T, kin, data,
