@@ -26,16 +26,16 @@ def begin(model, data, caches, q, **vectors):
     sizes, finite, unit quaternions) and broadcast to the call's batch shape, ``fext`` (when
     passed) read as LOCAL wrenches (``external_forces``), the stacked ``caches`` widened to that
     shape. Returns ``(T, shape, q, *vectors)``: the :class:`Walk`, the batch shape, then q and
-    the vectors in the order given."""
-    names = list(vectors)
+    the vectors in the order given (v first and fext last, when given)."""
+    with_fext = "fext" in vectors
     fext = vectors.pop("fext", None)
     q, arrays, shape = state(model, q, data=data, **vectors)
     q, *tangent = full(shape, q, *arrays.values())
-    given = dict(zip(arrays, tangent))
-    if "fext" in names:
-        given["fext"] = external_forces(model, fext, shape)
     widen(data, shape, *caches)
-    return (Walk(model, q, given.get("v")), shape, q, *(given[name] for name in names))
+    T = Walk(model, q, tangent[0] if "v" in arrays else None)
+    if with_fext:
+        return (T, shape, q, *tangent, external_forces(model, fext, shape))
+    return (T, shape, q, *tangent)
 
 
 def inputs(**arguments):

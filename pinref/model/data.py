@@ -224,8 +224,8 @@ class Data:
             written.pop(cache, None)            # (the order of the last writes: computeMinverse)
             written[cache] = call
         values = [getattr(self, c) for c in caches]
-        arrays = [x.vector if isinstance(x, (Force, Motion)) else x for x in values
-                  if isinstance(x, (np.ndarray, Stack, Force, Motion))] or values[-1:]
+        arrays = [getattr(x, "vector", x) for x in values if isinstance(x, _CHECKED)] or \
+            values[-1:]
         with np.errstate(over="ignore", invalid="ignore"):
             if _sum_is_finite(arrays) or all(map(_all_finite, arrays)):
                 return
@@ -297,6 +297,9 @@ def release(data, call):
     outermost one."""
     if _IN_CALL.get(id(data), (None, None))[1] is call:
         del _IN_CALL[id(data)]
+
+
+_CHECKED = (np.ndarray, Stack, Force, Motion)   # what mark sums (a Force or Motion: its vector)
 
 
 def _sum_is_finite(values):
