@@ -592,16 +592,16 @@ def _compare_chunk(alg, ctx, start, stop):
         (R.crba_world_reference if world else R.crba_reference)(ref, info, P.arrays)
     got = pinref_caches(rmodel, rdata, (n,), ycrb_matrix=(alg == "crba" and not world),
                         world=world)
-    pairs = {key: (got[key], P.arrays[key], R.END) for key in P.arrays
+    pairs = {key: (got[key], P.arrays[key], R.END, ref.end_terms(*key)) for key in P.arrays
              if key[0] != "Ycrb"}
     if alg == "aba":
         pairs["u", None] = (np.broadcast_to(rdata.u, (n, rmodel.nv)), u,
-                            ref.get(backward, 1, "u", None)[1])
+                            ref.get(backward, 1, "u", None)[1], ref.end_terms("u", None))
         for i in range(1, rmodel.njoints):
             StU, source = ref.get(backward, i, "joints.StU", i)
             nvi = rmodel.nvs[i]
             mine = np.broadcast_to(rdata.joints[i].StU, (n, nvi, nvi))
-            pairs["joints.StU", i] = (mine, StU, source)
+            pairs["joints.StU", i] = (mine, StU, source, None)
     amplification = (aba_amplification(info, P.arrays, world)
                      if alg == "aba" else None)
     chunk = _Chunk(_name(alg, world), start, ctx.batch, rmodel, tolerance, amplification)
@@ -616,10 +616,12 @@ def _compare_chunk(alg, ctx, start, stop):
 # --- one chunk's summary, and the merge --------------------------------------------------------
 
 
-def _errors(got, ref, whole=None):
+def _errors(got, ref, whole=None, terms=None):
     """Per state (axis 0): max abs error, its flat position, and max(1, max|ref|), the maximum
-    taken over ``whole`` instead when given (the field a write covers part of). Every step is
-    one NumPy pass over the whole chunk of states."""
+    taken over ``whole`` instead when given (the field a write covers part of), and over
+    ``terms`` too when given (the magnitudes of the terms a rebuilt sum adds: its own rounding
+    is eps times those, ``Reference``). Every step is one NumPy pass over the whole chunk of
+    states."""
     n = ref.shape[0]
     diff = np.subtract(got, ref).reshape(n, -1)
     np.abs(diff, out=diff)
@@ -636,6 +638,8 @@ def _errors(got, ref, whole=None):
         finite, flat_ref = False, whole.reshape(n, -1)
     top = (np.abs(flat_ref).max(axis=1, initial=0.0) if finite     # no NaN in ref: plain max
            else np.nanmax(np.abs(flat_ref), axis=1, initial=0.0))
+    if terms is not None:
+        top = np.maximum(top, terms.reshape(n, -1).max(axis=1))
     arg = np.argmax(diff, axis=1)
     return diff[np.arange(n), arg], arg, np.maximum(1.0, top)
 
@@ -740,8 +744,8 @@ class _Chunk:
             acc = {"abs": None, "rel": None, "compared": 0, "failed": 0, "within": 0,
                    "source": pairs[names[0]][2]}
             for j, key in enumerate(names):
-                got, ref, source = pairs[key]
-                err, arg, scale = _errors(got, ref)
+                got, ref, source, terms = pairs[key]
+                err, arg, scale = _errors(got, ref, terms=terms)
                 rel = err / scale
                 bad, within = self._judge(name, rel, (rank, j))
                 n, tail = err.shape[0], ref.shape[1:]
@@ -794,7 +798,8 @@ class _Chunk:
                 # a write of some rows of tau, ddq or M is judged as the whole field is at
                 # the end: relative to max(1, max|field|), not to the entries it covers
                 partial = w.rows is not None or w.cols is not None
-                err, arg, scale = _errors(got, expected, full if partial else None)
+                terms = ref.terms(snap.step, snap.joint, w.cache, w.index)
+                err, arg, scale = _errors(got, expected, full if partial else None, terms)
                 rel = err / scale
                 bad, _ = self._judge(w.cache, rel, (-1, s, w_index))
                 self.fields_compared += 1
