@@ -507,26 +507,43 @@ def aba_amplification(model, P, world=False):
     A running error bound of the backward pass. D_i = S_i^T Ia_i S_i is a sum whose terms are
     as large as ``T_i``, the entry-wise magnitudes of what went into Ia_i: the body's inertia
     ``|Y_i|`` plus, per child c, ``|X_c| (T_c + |U_c Dinv_c U_c^T|) |X_c|^T`` (X_c the force
-    action of liMi_c; in the WORLD convention no transport). Rounding leaves D_i off by about
-    eps times those terms, a relative error of ``e_i = max_j (Dinv_i)_jj (S_i^T T_i S_i)_jj``
+    action of liMi_c; in the WORLD convention no transport, Y_i = oYcrb_i and S_i = J_i's
+    columns, whose entries carry the world lever arms). Rounding leaves D_i off by about eps
+    times those terms, a relative error of ``e_i = max_j (Dinv_i)_jj (S_i^T T_i S_i)_jj``
     (>= 1; large where D_i comes out of cancellation, a light body far from heavy ones), and
-    D_i^-1 passes it on to everything computed through it. Errors add along a branch (pass 3
-    carries each joint's into its subtree): the amplification is the largest sum of e_i from
-    the root to a joint, and at least 1. docs/tools.md gives its calibration against the
-    errors seen on the tests' robots.
+    D_i^-1 passes it on to everything computed through it.
+
+    In the WORLD convention a child's error also reaches its parent: Dinv_c off by e_c eps
+    (relative) moves ``S_p^T U_c Dinv_c U_c^T S_p``, the child's share of D_p, so e_p gains
+    ``e_c g_c``, ``g_c = max_j (Dinv_p)_jj (|S_p^T U_c| |Dinv_c| |U_c^T S_p|)_jj`` (the
+    coupling S_p^T U_c taken as computed, free of the lever arms). In the LOCAL convention
+    pinref takes pin's operations in pin's order, so a child's rounding is the same on both
+    sides and is not inherited (measured: inheriting it there makes the bound 1e4 times the
+    disagreement on iCub); in the WORLD one the orders differ (iCub's near-singular neck: a
+    child's Dinv off by 5e5 eps makes its parent's off by 1e10 eps).
+
+    Errors add along a branch (pass 3 carries each joint's into its subtree): the
+    amplification is the largest sum of e_i from the root to a joint, and at least 1.
+    docs/tools.md gives its calibration against the errors seen on the tests' robots.
     """
     B = P["joints.Dinv", 1].shape[0]
-    terms, e = {}, {}
+    terms, e, inherited = {}, {}, {}
+
+    def block(i):
+        S = P["J", None][..., model.v_slices[i]] if world else P["joints.S", i]
+        U = P["joints.U", i].reshape(B, 6, -1)
+        return S.reshape(B, 6, -1), U, P["joints.Dinv", i].reshape(B, U.shape[-1], U.shape[-1])
+
+    def diagonal(A):
+        return np.diagonal(A, axis1=-2, axis2=-1)
+
     for i in reversed(range(1, model.njoints)):
-        if world:
-            Y, S = P["oYcrb", i], P["J", None][..., model.v_slices[i]]
-        else:
-            Y, S = model.Ymatrix[i], P["joints.S", i]
+        Y = P["oYcrb", i] if world else model.Ymatrix[i]
         T = terms.pop(i, 0.0) + np.abs(Y)
-        S, U = np.abs(S).reshape(B, 6, -1), P["joints.U", i].reshape(B, 6, -1)
-        Dinv = P["joints.Dinv", i].reshape(B, U.shape[-1], U.shape[-1])
-        e[i] = (np.diagonal(Dinv, axis1=-2, axis2=-1)
-                * np.diagonal(np.swapaxes(S, -1, -2) @ T @ S, axis1=-2, axis2=-1)).max(axis=-1)
+        S, U, Dinv = block(i)
+        S = np.abs(S)
+        e[i] = (diagonal(Dinv) * diagonal(np.swapaxes(S, -1, -2) @ T @ S)).max(axis=-1)
+        e[i] = e[i] + inherited.pop(i, 0.0)
         p = model.parents[i]
         if p > 0:
             T = T + np.abs(U @ Dinv @ np.swapaxes(U, -1, -2))
@@ -534,6 +551,12 @@ def aba_amplification(model, P, world=False):
                 X = np.abs(R.dual_action(P["liMi", i]))
                 T = X @ T @ np.swapaxes(X, -1, -2)
             terms[p] = terms.get(p, 0.0) + T
+            if world:
+                Sp, _, Dinv_p = block(p)
+                coupling = np.abs(np.swapaxes(Sp, -1, -2) @ U)
+                g = (diagonal(Dinv_p) * diagonal(coupling @ np.abs(Dinv)
+                                                 @ np.swapaxes(coupling, -1, -2))).max(axis=-1)
+                inherited[p] = inherited.get(p, 0.0) + e[i] * g
     total, best = {0: np.zeros(B)}, np.ones(B)
     for i in range(1, model.njoints):
         total[i] = total[model.parents[i]] + e[i]

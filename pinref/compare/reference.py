@@ -294,7 +294,9 @@ def aba_world_reference(ref, model, P, tau, fext):
     oYaba_i = oYcrb_i ; of_i = ov_i x* oh_i (- oMi fext_i). Pass 2 (children in decreasing id):
     u_i = tau_i - J_i^T of_i ; StU_i = J_i^T U_i + armature ; of_i += oYaba_i bias_i + UDinv_i
     u_i ; oYaba[p] = oYcrb_p + sum oYaba_c and of_p += of_c over the children done so far.
-    Pass 3: of_i = oYcrb_i oa_gf_i + ov_i x* oh_i. Pass 4 (no fext): of[p] = of3_p + sum of_c
+    Pass 3: oa_gf_i = oa_gf_p + J_i ddq_i, a sum over the branch whose terms carry the world
+    lever arms (their magnitudes go with it, ``Reference``) ; of_i = oYcrb_i oa_gf_i + ov_i x*
+    oh_i. Pass 4 (no fext): of[p] = of3_p + sum of_c
     (of_c: end state).
     """
     n, B = model.njoints, tau.shape[0]
@@ -352,10 +354,12 @@ def aba_world_reference(ref, model, P, tau, fext):
             ref.put(st, i, "of", p, pA[p], "rebuilt: of_p + sum over the children done so far "
                     "of of_c", tA[p])
     f, tf = {0: np.zeros((B, 6))}, {0: np.zeros((B, 6))}
+    ta = {0: np.abs(OA0)}
     for i in range(1, n):
-        st = S.ABA_WORLD_FORWARD2
-        for name in ("oa_gf", "oa"):
-            ref.put(st, i, name, i, P[name, i])
+        st, p = S.ABA_WORLD_FORWARD2, model.parents[i]
+        ta[i] = ta[p] + mag(_columns(model, P, i), P["ddq", None][:, model.v_slices[i]])
+        ref.put(st, i, "oa_gf", i, P["oa_gf", i], terms=ta[i])
+        ref.put(st, i, "oa", i, P["oa", i], terms=ta[i] + np.abs(OA0))
         ref.put(st, i, "ddq", None, P["ddq", None])
         f[i] = mv(P["oYcrb", i], P["oa_gf", i]) + mv(force_cross(P["ov", i]), P["oh", i])
         tf[i] = mag(P["oYcrb", i], P["oa_gf", i]) + mag(force_cross(P["ov", i]), P["oh", i])
