@@ -14,6 +14,7 @@ import time
 import numpy as np
 import pinocchio as pin
 import pytest
+from conftest import slow_cases
 
 import pinref
 from pinref.algorithms import steps as core
@@ -210,9 +211,10 @@ def _bound_and_disagreement(model, n, seed, monkeypatch, convention="LOCAL"):
 
 def _calibrated(name, monkeypatch, n=20, convention="LOCAL"):
     """On a robot of the tests, the diff agrees with pin at the default tolerance, and its
-    conditioning bound is at most 300 times the largest disagreement seen (docs/tools.md:
-    at 200 states 2 to 142 times; before, 1e22 to 1e26 on iCub, so that it accepted any
-    error)."""
+    conditioning bound is at most 1000 times the largest disagreement seen (docs/tools.md:
+    2 to 140 times on most robots over 200 states, up to 1400 on iCub without a free flyer,
+    where a few states have a large bound and a small disagreement; before, 1e22 to 1e26 on
+    iCub, so that it accepted any error)."""
     model = _robot(name)
     st = random_states(model, n, 3)
     report = compare(model, st["q"], st["v"], tau=st["tau"], algorithm="aba",
@@ -220,7 +222,7 @@ def _calibrated(name, monkeypatch, n=20, convention="LOCAL"):
     assert report.agree, str(report)
     bound, seen = _bound_and_disagreement(model, n, 3, monkeypatch, convention)
     assert seen <= max(1e-12, bound), (name, bound, seen)
-    assert seen == 0.0 or bound <= 300 * seen, (name, bound, seen)     # 0: iris, one body
+    assert seen == 0.0 or bound <= 1000 * seen, (name, bound, seen)    # 0: iris, one body
     return bound, seen
 
 
@@ -303,13 +305,13 @@ def test_a_planted_dinv_error_on_icub_is_caught(convention):
     assert d.rel_error == pytest.approx(1e-9, rel=1e-3 if convention == "LOCAL" else 2e-2)
 
 
-@pytest.mark.parametrize("convention", ["LOCAL", "WORLD"])
-@pytest.mark.parametrize("name", [
-    "icub", pytest.param("allegro_hand_description/urdf/allegro_right_hand",
-                         marks=pytest.mark.slow),
-    pytest.param("solo12", marks=pytest.mark.slow), pytest.param("talos_full_v2",
-                                                                  marks=pytest.mark.slow)])
-def test_real_robots_on_a_free_flyer_agree(name, convention, capsys):
+_FREE_FLYER_CASES = [f"{name} {convention}" for name in (
+    "icub", "allegro_hand_description/urdf/allegro_right_hand", "solo12", "talos_full_v2")
+    for convention in ("LOCAL", "WORLD")]
+
+
+@pytest.mark.parametrize("case", slow_cases(_FREE_FLYER_CASES, slow=_FREE_FLYER_CASES[2:]))
+def test_real_robots_on_a_free_flyer_agree(case, capsys):
     """Issue 25 item 5: ``pinref diff --model R --free-flyer --states 200 --algorithm aba``
     exits 0 on these robots in both conventions. Before, iCub DIFFERed in both (LOCAL: the
     pass-4 sum f[1], the free flyer's wrench, a difference of forces 1e10 times larger;
@@ -317,6 +319,7 @@ def test_real_robots_on_a_free_flyer_agree(name, convention, capsys):
     (the rebuilt pass-1 bias oa_gf_i - oa_gf_p - J_i ddq_i)."""
     from pinref.cli import main
 
+    name, convention = case.split()
     path = _robot_path(name)
     code = main(["diff", "--model", path, "--free-flyer", "--states", "200", "--algorithm",
                  "aba", "--convention", convention.lower()])
