@@ -108,6 +108,15 @@ def _force_action(M):
     return np.block([[R, np.zeros((3, 3))], [px @ R, R]])
 
 
+def _joint_block(pmodel, data, i, world):
+    """(S_i, or J_i's columns in WORLD; U_i; Dinv_i) of pin's Data, as 2-d arrays."""
+    jdata = data.joints[i]
+    S = (data.J[:, pmodel.idx_vs[i]:pmodel.idx_vs[i] + pmodel.nvs[i]] if world
+         else np.reshape(jdata.S, (6, -1)))
+    U = np.reshape(jdata.U, (6, -1))
+    return S, U, np.reshape(jdata.Dinv, (U.shape[1], U.shape[1]))
+
+
 def pin_amplification(pmodel, q, v, tau, world=False):
     """ABA's amplification of each state recomputed from pin's own Data, joint by joint in
     pin's backward order (docs/tools.md): T_i = |Y_i| + sum over the children c of |X_c| (T_c
@@ -126,23 +135,16 @@ def pin_amplification(pmodel, q, v, tau, world=False):
             T = [np.abs(Y.matrix()) for Y in pmodel.inertias]
         e = [0.0] * pmodel.njoints
 
-        def block(i):
-            jdata = data.joints[i]
-            S = (data.J[:, pmodel.idx_vs[i]:pmodel.idx_vs[i] + pmodel.nvs[i]] if world
-                 else np.reshape(jdata.S, (6, -1)))
-            U = np.reshape(jdata.U, (6, -1))
-            return S, U, np.reshape(jdata.Dinv, (U.shape[1], U.shape[1]))
-
         for i in reversed(range(1, pmodel.njoints)):
             parent = pmodel.parents[i]
-            S, U, Dinv = block(i)
+            S, U, Dinv = _joint_block(pmodel, data, i, world)
             S = np.abs(S)
             e[i] += (np.diag(Dinv) * np.diag(S.T @ T[i] @ S)).max()
             if parent > 0:
                 X = np.eye(6) if world else np.abs(_force_action(data.liMi[i]))
                 T[parent] += X @ (T[i] + np.abs(U @ Dinv @ U.T)) @ X.T
                 if world:
-                    Sp, _, Dinv_p = block(parent)
+                    Sp, _, Dinv_p = _joint_block(pmodel, data, parent, world)
                     C = np.abs(Sp.T @ U)
                     e[parent] += e[i] * (np.diag(Dinv_p) * np.diag(C @ np.abs(Dinv) @ C.T)).max()
         branch = [0.0] * pmodel.njoints
@@ -289,7 +291,7 @@ def test_a_planted_dinv_error_on_icub_is_caught(convention):
     i = max(range(1, model.njoints), key=lambda j: float(np.abs(data.joints[j].Dinv).max()))
     assert np.abs(data.joints[i].Dinv).min() > 1.0            # the error is relative, 1e-9
     args = (model, st["q"], st["v"])
-    kwargs = dict(tau=st["tau"], algorithm="aba", convention=convention)
+    kwargs = {"tau": st["tau"], "algorithm": "aba", "convention": convention}
     assert compare(*args, **kwargs).agree
     with core.hooked(_PlantedDinv(i, 1e-9)):
         report = compare(*args, **kwargs)
