@@ -307,6 +307,43 @@ def test_a_planted_dinv_error_on_icub_is_caught(convention):
     assert d.rel_error == pytest.approx(1e-9, rel=1e-3 if convention == "LOCAL" else 2e-2)
 
 
+class _PlantedSum(core.Hook):
+    """Multiplies ``cache[index]`` by 1 + rel as joint ``joint`` completes ``step``."""
+
+    def __init__(self, step, joint, cache, index, rel):
+        super().__init__()
+        self.step, self.joint, self.cache, self.index, self.rel = step, joint, cache, index, rel
+
+    def done(self, step, joints):
+        if step is self.step and self.joint in joints:
+            stack = getattr(self.data[-1], self.cache)
+            value = stack[self.index]
+            stack[self.index] = type(value)(value.vector * (1.0 + self.rel))
+
+
+@pytest.mark.parametrize("convention", ["LOCAL", "WORLD"])
+def test_a_planted_error_in_a_sum_of_large_terms_is_caught(convention):
+    """A rebuilt sum is judged relative to the magnitudes of its terms (docs/tools.md, *Sums
+    of large terms*), yet a relative error of 1e-9 planted in one is a DIFFER at its stop: the
+    pass-4 sum f[parent] (LOCAL) in all 20 humanoid states, the pass-1 WORLD bias oa_gf_i
+    (pin's end oa_gf_i - oa_gf_p - J_i ddq_i) in the 14 of 20 where the bias is at least 1e-3
+    of its terms."""
+    model = pinref.buildSampleModelHumanoid()
+    if convention == "LOCAL":
+        child = 3
+        plant = _PlantedSum(core.ABA_FINAL_LOOP, child, "f", model.parents[child], 1e-9)
+        expected = (core.ABA_FINAL_LOOP.name, f"f[{model.parents[child]}]", 20)
+    else:
+        plant = _PlantedSum(core.ABA_WORLD_FORWARD1, 5, "oa_gf", 5, 1e-9)
+        expected = (core.ABA_WORLD_FORWARD1.name, "oa_gf[5]", 14)
+    assert compare(model, states=20, algorithm="aba", convention=convention).agree
+    with core.hooked(plant):
+        report = compare(model, states=20, algorithm="aba", convention=convention)
+    d = report.algorithms[0].first_divergence
+    assert not report.agree and d is not None
+    assert (d.step, d.field, d.states_failing) == expected, str(report)
+
+
 _FREE_FLYER_CASES = [f"{name} {convention}" for name in (
     "icub", "allegro_hand_description/urdf/allegro_right_hand", "solo12", "talos_full_v2")
     for convention in ("LOCAL", "WORLD")]
