@@ -507,26 +507,44 @@ def aba_amplification(model, P, world=False):
     A running error bound of the backward pass. D_i = S_i^T Ia_i S_i is a sum whose terms are
     as large as ``T_i``, the entry-wise magnitudes of what went into Ia_i: the body's inertia
     ``|Y_i|`` plus, per child c, ``|X_c| (T_c + |U_c Dinv_c U_c^T|) |X_c|^T`` (X_c the force
-    action of liMi_c; in the WORLD convention no transport). Rounding leaves D_i off by about
-    eps times those terms, a relative error of ``e_i = max_j (Dinv_i)_jj (S_i^T T_i S_i)_jj``
+    action of liMi_c; in the WORLD convention no transport, Y_i = oYcrb_i and S_i = J_i's
+    columns, whose entries carry the world lever arms). Rounding leaves D_i off by about eps
+    times those terms, a relative error of ``e_i = max_j (Dinv_i)_jj (S_i^T T_i S_i)_jj``
     (>= 1; large where D_i comes out of cancellation, a light body far from heavy ones), and
-    D_i^-1 passes it on to everything computed through it. Errors add along a branch (pass 3
-    carries each joint's into its subtree): the amplification is the largest sum of e_i from
-    the root to a joint, and at least 1. docs/tools.md gives its calibration against the
-    errors seen on the tests' robots.
+    D_i^-1 passes it on to everything computed through it.
+
+    In the WORLD convention a child's error also reaches its parent: Dinv_c off by e_c eps
+    (relative) moves ``S_p^T U_c Dinv_c U_c^T S_p``, the child's share of D_p, so e_p gains
+    ``e_c g_c``, ``g_c = max_j (Dinv_p)_jj (|S_p^T U_c| |Dinv_c| |U_c^T S_p|)_jj`` (the
+    coupling S_p^T U_c taken as computed, free of the lever arms). In the LOCAL convention
+    pinref takes pin's operations in pin's order, so a child's rounding is the same on both
+    sides and is not inherited (measured: inheriting it there makes the bound 1e4 times the
+    disagreement on iCub); in the WORLD one the orders differ (iCub's near-singular neck on a
+    free flyer, state 158 of seed 0: neck_roll's Dinv is off by 2.6e7 eps between pinref and
+    pin, neck_pitch's, its parent's, by 1.5e10 eps).
+
+    Errors add along a branch (pass 3 carries each joint's into its subtree): the
+    amplification is the largest sum of e_i from the root to a joint, and at least 1.
+    docs/tools.md gives its calibration against the errors seen on the tests' robots.
     """
     B = P["joints.Dinv", 1].shape[0]
-    terms, e = {}, {}
+    terms, e, inherited = {}, {}, {}
+
+    def block(i):
+        S = P["J", None][..., model.v_slices[i]] if world else P["joints.S", i]
+        U = P["joints.U", i].reshape(B, 6, -1)
+        return S.reshape(B, 6, -1), U, P["joints.Dinv", i].reshape(B, U.shape[-1], U.shape[-1])
+
+    def diagonal(A):
+        return np.diagonal(A, axis1=-2, axis2=-1)
+
     for i in reversed(range(1, model.njoints)):
-        if world:
-            Y, S = P["oYcrb", i], P["J", None][..., model.v_slices[i]]
-        else:
-            Y, S = model.Ymatrix[i], P["joints.S", i]
+        Y = P["oYcrb", i] if world else model.Ymatrix[i]
         T = terms.pop(i, 0.0) + np.abs(Y)
-        S, U = np.abs(S).reshape(B, 6, -1), P["joints.U", i].reshape(B, 6, -1)
-        Dinv = P["joints.Dinv", i].reshape(B, U.shape[-1], U.shape[-1])
-        e[i] = (np.diagonal(Dinv, axis1=-2, axis2=-1)
-                * np.diagonal(np.swapaxes(S, -1, -2) @ T @ S, axis1=-2, axis2=-1)).max(axis=-1)
+        S, U, Dinv = block(i)
+        S = np.abs(S)
+        e[i] = (diagonal(Dinv) * diagonal(np.swapaxes(S, -1, -2) @ T @ S)).max(axis=-1)
+        e[i] = e[i] + inherited.pop(i, 0.0)
         p = model.parents[i]
         if p > 0:
             T = T + np.abs(U @ Dinv @ np.swapaxes(U, -1, -2))
@@ -534,6 +552,12 @@ def aba_amplification(model, P, world=False):
                 X = np.abs(R.dual_action(P["liMi", i]))
                 T = X @ T @ np.swapaxes(X, -1, -2)
             terms[p] = terms.get(p, 0.0) + T
+            if world:
+                Sp, _, Dinv_p = block(p)
+                coupling = np.abs(np.swapaxes(Sp, -1, -2) @ U)
+                g = (diagonal(Dinv_p) * diagonal(coupling @ np.abs(Dinv)
+                                                 @ np.swapaxes(coupling, -1, -2))).max(axis=-1)
+                inherited[p] = inherited.get(p, 0.0) + e[i] * g
     total, best = {0: np.zeros(B)}, np.ones(B)
     for i in range(1, model.njoints):
         total[i] = total[model.parents[i]] + e[i]
@@ -592,16 +616,16 @@ def _compare_chunk(alg, ctx, start, stop):
         (R.crba_world_reference if world else R.crba_reference)(ref, info, P.arrays)
     got = pinref_caches(rmodel, rdata, (n,), ycrb_matrix=(alg == "crba" and not world),
                         world=world)
-    pairs = {key: (got[key], P.arrays[key], R.END) for key in P.arrays
+    pairs = {key: (got[key], P.arrays[key], R.END, ref.end_terms(*key)) for key in P.arrays
              if key[0] != "Ycrb"}
     if alg == "aba":
         pairs["u", None] = (np.broadcast_to(rdata.u, (n, rmodel.nv)), u,
-                            ref.get(backward, 1, "u", None)[1])
+                            ref.get(backward, 1, "u", None)[1], ref.end_terms("u", None))
         for i in range(1, rmodel.njoints):
             StU, source = ref.get(backward, i, "joints.StU", i)
             nvi = rmodel.nvs[i]
             mine = np.broadcast_to(rdata.joints[i].StU, (n, nvi, nvi))
-            pairs["joints.StU", i] = (mine, StU, source)
+            pairs["joints.StU", i] = (mine, StU, source, None)
     amplification = (aba_amplification(info, P.arrays, world)
                      if alg == "aba" else None)
     chunk = _Chunk(_name(alg, world), start, ctx.batch, rmodel, tolerance, amplification)
@@ -616,10 +640,12 @@ def _compare_chunk(alg, ctx, start, stop):
 # --- one chunk's summary, and the merge --------------------------------------------------------
 
 
-def _errors(got, ref, whole=None):
+def _errors(got, ref, whole=None, terms=None):
     """Per state (axis 0): max abs error, its flat position, and max(1, max|ref|), the maximum
-    taken over ``whole`` instead when given (the field a write covers part of). Every step is
-    one NumPy pass over the whole chunk of states."""
+    taken over ``whole`` instead when given (the field a write covers part of), and over
+    ``terms`` too when given (the magnitudes of the terms a rebuilt sum adds: its own rounding
+    is eps times those, ``Reference``). Every step is one NumPy pass over the whole chunk of
+    states."""
     n = ref.shape[0]
     diff = np.subtract(got, ref).reshape(n, -1)
     np.abs(diff, out=diff)
@@ -636,6 +662,8 @@ def _errors(got, ref, whole=None):
         finite, flat_ref = False, whole.reshape(n, -1)
     top = (np.abs(flat_ref).max(axis=1, initial=0.0) if finite     # no NaN in ref: plain max
            else np.nanmax(np.abs(flat_ref), axis=1, initial=0.0))
+    if terms is not None:
+        top = np.fmax(top, terms.reshape(n, -1).max(axis=1))     # a NaN term: not a scale
     arg = np.argmax(diff, axis=1)
     return diff[np.arange(n), arg], arg, np.maximum(1.0, top)
 
@@ -740,8 +768,8 @@ class _Chunk:
             acc = {"abs": None, "rel": None, "compared": 0, "failed": 0, "within": 0,
                    "source": pairs[names[0]][2]}
             for j, key in enumerate(names):
-                got, ref, source = pairs[key]
-                err, arg, scale = _errors(got, ref)
+                got, ref, source, terms = pairs[key]
+                err, arg, scale = _errors(got, ref, terms=terms)
                 rel = err / scale
                 bad, within = self._judge(name, rel, (rank, j))
                 n, tail = err.shape[0], ref.shape[1:]
@@ -794,7 +822,8 @@ class _Chunk:
                 # a write of some rows of tau, ddq or M is judged as the whole field is at
                 # the end: relative to max(1, max|field|), not to the entries it covers
                 partial = w.rows is not None or w.cols is not None
-                err, arg, scale = _errors(got, expected, full if partial else None)
+                terms = ref.terms(snap.step, snap.joint, w.cache, w.index)
+                err, arg, scale = _errors(got, expected, full if partial else None, terms)
                 rel = err / scale
                 bad, _ = self._judge(w.cache, rel, (-1, s, w_index))
                 self.fields_compared += 1

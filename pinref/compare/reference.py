@@ -94,19 +94,39 @@ def mv(A, x):
     return (A @ x[..., None])[..., 0]
 
 
+def mag(A, x):
+    """|A| |x|: the entry-wise magnitudes of the terms of A x (A (..., m, n), x (..., n))."""
+    return mv(np.abs(A), np.abs(x))
+
+
 class Reference:
     """``(step, joint, cache, index) -> (array (B, ...), source)``; ``joint`` is the stop's joint
     (None for the drivers' exit writes), ``index`` the element written (as in
-    ``pinref.tracing.Write``). Arrays hold the whole field (``Write.take`` cuts the entries)."""
+    ``pinref.tracing.Write``). Arrays hold the whole field (``Write.take`` cuts the entries).
+
+    A value rebuilt as a sum of terms (a difference of large ones among them) may carry
+    ``terms``: an array of its shape bounding, entry-wise, the magnitudes of everything summed
+    into it (its own terms and, through them, the terms of the rebuilt values it reads). Its
+    rounding, and pin's and pinref's, is about eps times those magnitudes, not eps times the
+    value: ``terms(...)`` gives them to the judge. ``end_terms(cache, index)`` gives those of
+    the last value put for a field, the one the end state holds."""
 
     def __init__(self):
-        self.values = {}
+        self.values, self.magnitudes, self.last = {}, {}, {}
 
-    def put(self, step, joint, cache, index, value, source=END):
+    def put(self, step, joint, cache, index, value, source=END, terms=None):
         self.values[step, joint, cache, index] = (value, source)
+        self.magnitudes[step, joint, cache, index] = terms
+        self.last[cache, index] = terms
 
     def get(self, step, joint, cache, index):
         return self.values.get((step, joint, cache, index))
+
+    def terms(self, step, joint, cache, index):
+        return self.magnitudes.get((step, joint, cache, index))
+
+    def end_terms(self, cache, index):
+        return self.last.get((cache, index))
 
 
 def _joint_fields(ref, step, i, P, names):
@@ -142,40 +162,56 @@ def aba_reference(ref, model, P, tau, fext):
             pA[i] = pA[i] - fext[:, i]
             ref.put(S.ABA_FEXT, i, "f", i, pA[i], "rebuilt: pA_i = v_i x* h_i - fext_i")
     u = np.array(tau, dtype=float, copy=True)
+    tA = {i: np.abs(pA[i]) for i in range(n)}
+    tu = np.abs(u)
     Yacc = {i: Y[i] for i in range(n)}
     for i in reversed(range(1, n)):
         st, p, iv = S.ABA_BACKWARD, model.parents[i], model.v_slices[i]
         Sj, U = P["joints.S", i], P["joints.U", i]
         u[:, iv] = tau[:, iv] - mv(np.swapaxes(Sj, -1, -2), pA[i])
+        tu[:, iv] = np.abs(tau[:, iv]) + mag(np.swapaxes(Sj, -1, -2), tA[i])
         ref.put(st, i, "u", None, u.copy(), "rebuilt: u_i = tau_i - S_i^T pA_i, pA_i from pin's "
-                "caches (pass 1, children's pa)")
+                "caches (pass 1, children's pa)", tu.copy())
         _joint_fields(ref, st, i, P, ("U", "Dinv", "UDinv"))
         StU = np.swapaxes(Sj, -1, -2) @ U + np.diag(model.armature[iv])
         ref.put(st, i, "joints.StU", i, StU, "rebuilt: StU_i = S_i^T U_i + diag(armature_i)")
         ref.put(st, i, "Yaba", i, P["Yaba", i])
         if p > 0:
             pa = pA[i] + mv(P["Yaba", i], c[i]) + mv(P["joints.UDinv", i], u[:, iv])
-            ref.put(st, i, "f", i, pa, "rebuilt: pa_i = pA_i + Yaba_i c_i + UDinv_i u_i")
+            ta = tA[i] + mag(P["Yaba", i], c[i]) + mag(P["joints.UDinv", i], tu[:, iv])
+            ref.put(st, i, "f", i, pa, "rebuilt: pa_i = pA_i + Yaba_i c_i + UDinv_i u_i", ta)
             Yacc[p] = Yacc[p] + X[i] @ P["Yaba", i] @ np.swapaxes(X[i], -1, -2)
             ref.put(st, i, "Yaba", p, Yacc[p], "rebuilt: Y_p + sum over the children done so "
                     "far of X* Yaba_c X*^T (pin's liMi, Yaba)")
             pA[p] = pA[p] + mv(X[i], pa)
+            tA[p] = tA[p] + mag(X[i], ta)
             ref.put(st, i, "f", p, pA[p], "rebuilt: pA_p + sum over the children done so far "
-                    "of liMi_c pa_c")
-    f = {0: np.zeros((B, 6))}
+                    "of liMi_c pa_c", tA[p])
+    f, tf = {0: np.zeros((B, 6))}, {0: np.zeros((B, 6))}
     for i in range(1, n):
         st, iv = S.ABA_FORWARD2, model.v_slices[i]
         for name in ("a_gf", "a"):
             ref.put(st, i, name, i, P[name, i])
         ref.put(st, i, "ddq", None, P["ddq", None])
         f[i] = mv(Y[i], P["a_gf", i]) + mv(force_cross(P["v", i]), P["h", i])
-        ref.put(st, i, "f", i, f[i], "rebuilt: f_i = Y_i a_gf_i + v_i x* h_i (pin's a_gf, v, h)")
-    for i in reversed(range(1, n)):
-        p = model.parents[i]
-        f[p] = f[p] + mv(X[i], P["f", i])
-        ref.put(S.ABA_FINAL_LOOP, i, "f", p, f[p], "rebuilt: f_p (pass 3) + sum over the "
-                "children done so far of liMi_c f_c (pin's end f)")
+        tf[i] = mag(Y[i], P["a_gf", i]) + mag(force_cross(P["v", i]), P["h", i])
+        ref.put(st, i, "f", i, f[i], "rebuilt: f_i = Y_i a_gf_i + v_i x* h_i (pin's a_gf, v, h)",
+                tf[i])
+    _sums(ref, S.ABA_FINAL_LOOP, model, "f", f, tf, lambda i, x: mv(X[i], x),
+          lambda i, t: mag(X[i], t), lambda i: P["f", i],
+          "rebuilt: f_p (pass 3) + sum over the children done so far of liMi_c f_c (pin's "
+          "end f)")
     return u
+
+
+def _sums(ref, step, model, cache, f, tf, act, act_terms, end, source):
+    """Pass 4 of ABA: f_p += act(f_c) over the children c in decreasing id, f_c from pin's end
+    state; the terms of f_c are those of its own sum (``tf``, filled as c's children are)."""
+    for i in reversed(range(1, len(model.parents))):
+        p = model.parents[i]
+        f[p] = f[p] + act(i, end(i))
+        tf[p] = tf[p] + act_terms(i, tf[i])
+        ref.put(step, i, cache, p, f[p], source, tf[p])
 
 
 def rnea_reference(ref, model, P, a, fext):
@@ -258,13 +294,15 @@ def aba_world_reference(ref, model, P, tau, fext):
     oYaba_i = oYcrb_i ; of_i = ov_i x* oh_i (- oMi fext_i). Pass 2 (children in decreasing id):
     u_i = tau_i - J_i^T of_i ; StU_i = J_i^T U_i + armature ; of_i += oYaba_i bias_i + UDinv_i
     u_i ; oYaba[p] = oYcrb_p + sum oYaba_c and of_p += of_c over the children done so far.
-    Pass 3: of_i = oYcrb_i oa_gf_i + ov_i x* oh_i. Pass 4 (no fext): of[p] = of3_p + sum of_c
+    Pass 3: oa_gf_i = oa_gf_p + J_i ddq_i, a sum over the branch whose terms carry the world
+    lever arms (their magnitudes go with it, ``Reference``) ; of_i = oYcrb_i oa_gf_i + ov_i x*
+    oh_i. Pass 4 (no fext): of[p] = of3_p + sum of_c
     (of_c: end state).
     """
     n, B = model.njoints, tau.shape[0]
     OA0 = np.broadcast_to(-model.gravity, (B, 6))
     oa_gf = {0: OA0}
-    bias, pA = {}, {}
+    bias, pA, tbias = {}, {}, {}
     if fext is None:
         ref.put(S.ABA_WORLD_INIT, 0, "of", 0, np.zeros((B, 6)), "of[0] = 0 (without fext)")
     for i in range(1, n):
@@ -276,8 +314,9 @@ def aba_world_reference(ref, model, P, tau, fext):
         oa_gf[i] = P["oa_gf", i]
         ddq_i = P["ddq", None][:, model.v_slices[i]]
         bias[i] = oa_gf[i] - oa_gf[p] - mv(_columns(model, P, i), ddq_i)
+        tbias[i] = np.abs(oa_gf[i]) + np.abs(oa_gf[p]) + mag(_columns(model, P, i), ddq_i)
         ref.put(st, i, "oa_gf", i, bias[i], "rebuilt: oa_gf_i - oa_gf_parent - J_i ddq_i (pin's "
-                "oa_gf, J, ddq: pass 3 undone)")
+                "oa_gf, J, ddq: pass 3 undone)", tbias[i])
         X = dual_action(P["oMi", i])
         Yw = inertia_action(P["oMi", i], *model.inertias[i])
         ref.put(st, i, "oinertias", i, Yw, "rebuilt: oMi Y_i (pin's oMi, model.inertias[i])")
@@ -288,42 +327,49 @@ def aba_world_reference(ref, model, P, tau, fext):
             pA[i] = pA[i] - mv(X, fext[:, i])
             ref.put(S.ABA_WORLD_FEXT, i, "of", i, pA[i], "rebuilt: ov_i x* oh_i - oMi fext_i")
     u = np.array(tau, dtype=float, copy=True)
+    tA = {i: np.abs(pA[i]) for i in range(1, n)}
+    tu = np.abs(u)
     Yacc = {i: P["oYcrb", i] for i in range(1, n)}
     for i in reversed(range(1, n)):
         st, p, iv = S.ABA_WORLD_BACKWARD, model.parents[i], model.v_slices[i]
         J, U = _columns(model, P, i), P["joints.U", i]
         u[:, iv] = tau[:, iv] - mv(np.swapaxes(J, -1, -2), pA[i])
+        tu[:, iv] = np.abs(tau[:, iv]) + mag(np.swapaxes(J, -1, -2), tA[i])
         ref.put(st, i, "u", None, u.copy(), "rebuilt: u_i = tau_i - J_i^T of_i, of_i from pin's "
-                "caches (pass 1, children's)")
+                "caches (pass 1, children's)", tu.copy())
         _joint_fields(ref, st, i, P, ("U", "Dinv", "UDinv"))
         StU = np.swapaxes(J, -1, -2) @ U + np.diag(model.armature[iv])
         ref.put(st, i, "joints.StU", i, StU, "rebuilt: StU_i = J_i^T U_i + diag(armature_i)")
         if p > 0:
             ref.put(st, i, "oYaba", i, P["oYaba", i])
             pa = pA[i] + mv(P["oYaba", i], bias[i]) + mv(P["joints.UDinv", i], u[:, iv])
-            ref.put(st, i, "of", i, pa, "rebuilt: of_i + oYaba_i bias_i + UDinv_i u_i")
+            ta = (tA[i] + mag(P["oYaba", i], tbias[i])
+                  + mag(P["joints.UDinv", i], tu[:, iv]))
+            ref.put(st, i, "of", i, pa, "rebuilt: of_i + oYaba_i bias_i + UDinv_i u_i", ta)
             Yacc[p] = Yacc[p] + P["oYaba", i]
             ref.put(st, i, "oYaba", p, Yacc[p], "rebuilt: oYcrb_p + sum over the children done "
                     "so far of oYaba_c (pin's oYcrb, oYaba)")
             pA[p] = pA[p] + pa
+            tA[p] = tA[p] + ta
             ref.put(st, i, "of", p, pA[p], "rebuilt: of_p + sum over the children done so far "
-                    "of of_c")
-    f = {0: np.zeros((B, 6))}
+                    "of of_c", tA[p])
+    f, tf = {0: np.zeros((B, 6))}, {0: np.zeros((B, 6))}
+    ta = {0: np.abs(OA0)}
     for i in range(1, n):
-        st = S.ABA_WORLD_FORWARD2
-        for name in ("oa_gf", "oa"):
-            ref.put(st, i, name, i, P[name, i])
+        st, p = S.ABA_WORLD_FORWARD2, model.parents[i]
+        ta[i] = ta[p] + mag(_columns(model, P, i), P["ddq", None][:, model.v_slices[i]])
+        ref.put(st, i, "oa_gf", i, P["oa_gf", i], terms=ta[i])
+        ref.put(st, i, "oa", i, P["oa", i], terms=ta[i] + np.abs(OA0))
         ref.put(st, i, "ddq", None, P["ddq", None])
         f[i] = mv(P["oYcrb", i], P["oa_gf", i]) + mv(force_cross(P["ov", i]), P["oh", i])
+        tf[i] = mag(P["oYcrb", i], P["oa_gf", i]) + mag(force_cross(P["ov", i]), P["oh", i])
         ref.put(st, i, "of", i, f[i], "rebuilt: oYcrb_i oa_gf_i + ov_i x* oh_i (pin's oYcrb, "
-                "oa_gf, ov, oh)")
+                "oa_gf, ov, oh)", tf[i])
     if fext is not None:
         return u
-    for i in reversed(range(1, n)):
-        p = model.parents[i]
-        f[p] = f[p] + P["of", i]
-        ref.put(S.ABA_WORLD_FINAL_LOOP, i, "of", p, f[p], "rebuilt: of_p (pass 3) + sum over "
-                "the children done so far of of_c (pin's end of)")
+    _sums(ref, S.ABA_WORLD_FINAL_LOOP, model, "of", f, tf, lambda i, x: x, lambda i, t: t,
+          lambda i: P["of", i], "rebuilt: of_p (pass 3) + sum over the children done so far of "
+          "of_c (pin's end of)")
     return u
 
 
