@@ -119,7 +119,8 @@ class SubtreeColumns:
     ``Fcrb[parent][:, subtree_i]`` is (its parent's row, the column). ``blocks``: the S products
     of each of the level's blocks (``level.blocks``), as :class:`_AxisColumns` or
     :class:`_JointColumns` (nvSubtree from ``nv_subtree``). ``raw``: the rows within the level
-    of the joints whose rotation may be off orthonormal (``_raw_rotation``; see ``act``)."""
+    of the joints whose rotation may be off orthonormal (``_raw_rotation``; see ``act``), and
+    ``raw_rows`` their rows of the stacked caches."""
 
     def __init__(self, model, pos, level, nv_subtree):
         ids = level.ids
@@ -137,6 +138,7 @@ class SubtreeColumns:
         self.blocks = [_COLUMNS_OF[type(b)](model, b, level, nv_subtree) for b in level.blocks]
         self.raw = np.array([k for k, i in enumerate(ids) if _raw_rotation(model.joints[i])],
                             dtype=np.intp)
+        self.raw_rows = level.rows.start + self.raw    # their rows of the stacked caches
 
     def act(self, data, i, Y, X):
         """``liMi.act(Ycrb_i)`` for the level's joints (rows ``i``): ``X^T Ycrb_i X``, which is
@@ -145,7 +147,7 @@ class SubtreeColumns:
         (``Symmetric3::rotate``), so that their numbers are Pinocchio's."""
         XYX = X.mT @ Y[i] @ X
         if self.raw.size:
-            raw = np.arange(i.start, i.stop)[self.raw]
+            raw = self.raw_rows
             XYX[self.raw] = act_inertia_matrix(data.liMi.rotation[raw],
                                                data.liMi.translation[raw], *inertia_parts(Y[raw]))
         return XYX
@@ -155,10 +157,8 @@ def _raw_rotation(jmodel):
     """Whether the rotation of the joint's M_J may be off orthonormal: it is read from a unit
     part of q (a quaternion or a (cos, sin) pair, unit only up to UNIT_NORM_TOLERANCE), it turns
     about an axis that is not of unit length (AxisWarning), or the joint is a composite."""
-    if jmodel.lie_group.units or isinstance(jmodel, JointModelComposite):
-        return True
-    return bool(getattr(jmodel, "rotates_about_axis", False)
-                and abs(np.linalg.norm(jmodel.axis) - 1.0) > 1e-10)
+    return bool(jmodel.lie_group.units or isinstance(jmodel, JointModelComposite)
+                or jmodel.long_axis)
 
 
 _COLUMNS = weakref.WeakKeyDictionary()   # a model's Tree -> its levels' SubtreeColumns

@@ -52,7 +52,6 @@ class Walk:
         self.levels, self.blocks = self.tree.levels, self.tree.blocks
         # Y_i, the model's inertias as 6x6 in row order, with 1-axes for the batch of q
         self.Y = expand(self.tree.inertia_matrix, q.ndim - 1)
-        self.inertia_matrix = self.tree.inertia_matrix
         self.placement_rotation = self.tree.placement_rotation
         self.placement_translation = self.tree.placement_translation
         self.rows = (tangent_rows(q), None if v is None else tangent_rows(v))

@@ -51,7 +51,7 @@ import numpy as np
 from ..errors import ArgumentTypeError
 from ..model.tree import tree
 from ..spatial import Force, Inertia
-from ..spatial._kernels import ANGULAR, LINEAR, cross, matvec
+from ..spatial._kernels import ANGULAR, LINEAR, cross, matvec, se3_action
 from . import scan
 from ._args import KinematicLevel, check_data, state
 from ._levels import action_inverse, crf, crm, expand, full, vecmat, widen
@@ -65,7 +65,6 @@ from .frames import require_acceleration
 from .jacobian import world_columns
 from .kinematics import forwardKinematics
 from .rnea_derivatives import (
-    _action_matrices,
     _inertia_from_matrix,
     _InertiasFromMatrices,
     matrix_face,
@@ -97,7 +96,7 @@ def centroidal_inertia(Y0):
 
 def world_inertias(T, data, shape):
     """``oYcrb_i = oMi Y_i`` (6x6, ``world_inertia_matrices``) for every row, and oMi's X."""
-    X, _ = _action_matrices(data.oMi.rotation, data.oMi.translation)
+    X = se3_action(data.oMi.rotation, data.oMi.translation)
     return world_inertia_matrices(T, data.oMi.rotation, data.oMi.translation, len(shape)), X
 
 

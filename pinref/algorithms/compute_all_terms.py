@@ -51,7 +51,7 @@ mass, com and vcom read the joint's complete sums and run for every joint after 
 import numpy as np
 
 from ..spatial import Force, Inertia
-from ..spatial._kernels import ANGULAR, EPS, LINEAR, cross
+from ..spatial._kernels import ANGULAR, EPS, LINEAR, cross, se3_action
 from . import scan
 from ._args import state
 from ._levels import Walk, crf, crm, expand, full, joint_calc, matvec, vecmat, widen
@@ -60,7 +60,6 @@ from .centroidal import at_point
 from .coriolis import placement_velocity_step
 from .energy import _kinetic_energy_forward_step, _potential_energy_step, _scalar
 from .rnea_derivatives import (
-    _action_matrices,
     _inertia_from_matrix,
     _InertiasFromMatrices,
     columns,
@@ -94,7 +93,7 @@ def _cat_forward_columns(T, C, data, Sc, shape, P):
     dY, h, f)``. Returns J, dJ column first ``(nv, *shape, 6)``."""
     Y, dY, H, F = P
     OV, V, AG = data.ov.vector, data.v.vector, data.a_gf.vector
-    X, _ = _action_matrices(data.oMi.rotation[1:], data.oMi.translation[1:])
+    X = se3_action(data.oMi.rotation[1:], data.oMi.translation[1:])
     # ov_i = oMi v_i
     OV[1:] = mv(X, V[1:])
     # oYcrb_i = oMi Y_i ;  doYcrb_i = ov_i x* oYcrb_i - oYcrb_i ov_i x

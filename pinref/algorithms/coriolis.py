@@ -43,10 +43,10 @@ Inertia read off its matrix when first accessed.
 
 import numpy as np
 
+from ..spatial._kernels import se3_action
 from ._args import check_data, state, writable
 from ._levels import Walk, crm, full, joint_calc, matvec, vecmat, widen
 from .rnea_derivatives import (
-    _action_matrices,
     _force_cross_matrix,
     _InertiasFromMatrices,
     columns,
@@ -97,7 +97,7 @@ def _coriolis_forward_columns(T, C, data, Sc, shape, Y, B):
     once: oYcrb (into ``Y``), ov, oh, J, dJ, B (into rows 1.. of ``B``). Returns J, dJ column
     first ``(nv, *shape, 6)``."""
     OV, OH = data.ov.vector, data.oh.vector
-    X, _ = _action_matrices(data.oMi.rotation, data.oMi.translation)
+    X = se3_action(data.oMi.rotation, data.oMi.translation)
     # oYcrb_i = oMi Y_i
     Y[...] = world_inertia_matrices(T.tree, data.oMi.rotation, data.oMi.translation, len(shape))
     # ov_i = oMi v_i ;  oh_i = oYcrb_i ov_i

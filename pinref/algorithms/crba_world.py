@@ -40,11 +40,11 @@ import weakref
 
 import numpy as np
 
-from ..spatial._kernels import ANGULAR, LINEAR
+from ..spatial._kernels import ANGULAR, LINEAR, se3_action
 from . import steps as S
 from ._args import state, writable
 from ._levels import Walk, full, joint_calc
-from .rnea_derivatives import (_action_matrices, _inertia_from_matrix, _InertiasFromMatrices,
+from .rnea_derivatives import (_inertia_from_matrix, _InertiasFromMatrices,
                                columns, columns_first, matrix_face, mv, subspace_columns,
                                world_inertia_matrices, world_placements_step)
 
@@ -77,7 +77,7 @@ def _crba_world_forward_step(call, T, C, data, shape):
     for level in T.levels:
         # oMi = oMi[parent] liMi
         world_placements_step(level, data)
-    X, _ = _action_matrices(data.oMi.rotation, data.oMi.translation)
+    X = se3_action(data.oMi.rotation, data.oMi.translation)
     # J[:, cols_i] = oMi S_i
     J = mv(X[C.row], subspace_columns(C, data, shape))
     data.J = matrix_face(J)

@@ -46,6 +46,7 @@ same statements as the Minv part of aba_derivatives.py's passes). Minv is worked
 import numpy as np
 
 from ..errors import NotComputedError, NotPositiveDefiniteError
+from ..spatial._kernels import se3_action
 from ._args import check_model, named_joint_error, state
 from ._levels import Walk, full, joint_calc, widen
 from .aba_derivatives import (
@@ -60,7 +61,6 @@ from .aba_derivatives import (
     write_joint_data,
 )
 from .rnea_derivatives import (
-    _action_matrices,
     _InertiasFromMatrices,
     columns,
     matrix_face,
@@ -79,7 +79,7 @@ def _minverse_forward1_columns(T, C, data, Sc, shape, Ya):
     """The statements of ComputeMinverseForwardStep1::algo that read no parent, for every joint
     after the level loop of oMi: oYcrb_i = oMi Y_i, oYaba_i = oYcrb_i (written into ``Ya``,
     rows) and J_i = oMi S_i, returned column first."""
-    X, _ = _action_matrices(data.oMi.rotation, data.oMi.translation)
+    X = se3_action(data.oMi.rotation, data.oMi.translation)
     # oYcrb_i = oMi Y_i ;  oYaba_i = oYcrb_i
     Ya[...] = world_inertia_matrices(T.tree, data.oMi.rotation, data.oMi.translation, len(shape))
     # J_i = oMi S_i

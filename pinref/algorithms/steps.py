@@ -184,8 +184,12 @@ class Call:
 
     def __enter__(self):
         claim(self.data, self)                  # DataInUseError while another thread uses it
-        for hook in self.hooks:
-            hook.enter(self.algorithm, self.model, self.data, self.inputs())
+        try:
+            for hook in self.hooks:
+                hook.enter(self.algorithm, self.model, self.data, self.inputs())
+        except BaseException:                   # no __exit__ follows: release the Data here
+            release(self.data, self)
+            raise
         return self
 
     def __exit__(self, *exc):

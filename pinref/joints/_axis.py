@@ -443,6 +443,13 @@ class UnalignedJointModel(JointModel):
         """The joint axis u ``(3,)`` in the joint frame."""
         return self._axis
 
+    @property
+    def long_axis(self):
+        """Whether M_J turns about u and u is not of unit length (to 1e-10): M_J is then no
+        rotation (AxisWarning)."""
+        norm = math.sqrt(float(self._axis @ self._axis))
+        return self.rotates_about_axis and abs(norm - 1.0) > 1e-10
+
     @axis.setter
     def axis(self, value):
         self._assign_axis(value)
@@ -451,8 +458,8 @@ class UnalignedJointModel(JointModel):
         """Set u and the constants of the axis; AxisWarning, at the line of the constructor or
         of the assignment (two frames up), for a rotation axis not of unit length."""
         self._axis = check_axis(value, self.classname())
-        norm = math.sqrt(float(self._axis @ self._axis))
-        if self.rotates_about_axis and abs(norm - 1.0) > 1e-10:
+        if self.long_axis:
+            norm = math.sqrt(float(self._axis @ self._axis))
             warnings.warn(
                 f"{self.classname()}: axis {self._axis.tolist()} has length {norm:.6g}; it is kept "
                 "as given, as Pinocchio keeps it, so the joint's M is no rotation and Pinocchio's "

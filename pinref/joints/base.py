@@ -78,6 +78,7 @@ class JointModel:
     nv = 0
     lie_group = None
     calc_writes_joint_v = True   # calc(q, v) writes joint_v (the Tree's grouped calc reads it)
+    long_axis = False            # M_J turns about an axis not of unit length (AxisWarning)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -163,3 +163,26 @@ def test_a_call_nested_in_another_on_the_same_data_and_thread_is_not_refused():
     with S.hooked(Nested()):
         pinref.crba(model, data, st["q"])
     assert len(inner) == 1
+
+
+def test_a_hook_that_fails_on_entry_leaves_the_data_free_for_another_thread():
+    """A hook's ``enter`` that raises ends the call before its ``__exit__``: the Data's claim
+    is released all the same, so another thread's call on it runs (before the fix it raised
+    DataInUseError naming the failed call forever)."""
+    model = pinref.buildSampleModelHumanoid()
+    st = pinref.tracing.states.random_states(model, 2, 1)
+    data = model.createData()
+
+    class Failing(S.Hook):
+        def enter(self, *args):
+            raise RuntimeError("hook failed")
+
+    with S.hooked(Failing()), pytest.raises(RuntimeError, match="hook failed"):
+        pinref.rnea(model, data, st["q"], st["v"], st["a"])
+    results = []
+    thread = threading.Thread(target=lambda: results.append(
+        pinref.rnea(model, data, st["q"], st["v"], st["a"])))
+    thread.start()
+    thread.join(30)
+    np.testing.assert_array_equal(results[0], pinref.rnea(model, model.createData(), st["q"],
+                                                          st["v"], st["a"]))
