@@ -35,17 +35,18 @@ def load_model(spec, free_flyer=False):
     if isinstance(spec, Model):
         model = copy.deepcopy(spec)
         return with_free_flyer(model) if free_flyer else model
+    path = os.fspath(spec) if isinstance(spec, os.PathLike) else spec
+    if isinstance(path, str) and path.endswith(".xml"):
+        return buildModelFromMJCF(path, JointModelFreeFlyer()) if free_flyer else \
+            buildModelFromMJCF(path)
     if isinstance(spec, os.PathLike) or (isinstance(spec, str) and spec.endswith(".urdf")):
         root = JointModelFreeFlyer() if free_flyer else None
-        return buildModelFromUrdf(os.fspath(spec), root)
-    if isinstance(spec, str) and spec.endswith(".xml"):
-        return buildModelFromMJCF(spec, JointModelFreeFlyer()) if free_flyer else \
-            buildModelFromMJCF(spec)
+        return buildModelFromUrdf(path, root)
     if isinstance(spec, str) and spec in SAMPLE_MODELS:
         model = _SAMPLE_BUILDERS[spec]()
         return with_free_flyer(model) if free_flyer else model
     raise ModelError(f"unknown model {spec!r}: expected one of {', '.join(SAMPLE_MODELS)}, the "
-                     "path of a .urdf file, a pinref.Model or a pinocchio.Model")
+                     "path of a .urdf or MuJoCo .xml file, a pinref.Model or a pinocchio.Model")
 
 
 def with_free_flyer(model):

@@ -175,7 +175,6 @@ class Extension:
                 own_v += range(jm.idx_v, jm.idx_v + jm.nv)
         order = np.argsort(own_v)
         self.own_ext = np.array(own_ext, dtype=int)[order]
-        self.mimic_cols = [c for ext, _, _ in self.mimics for c in ext]
 
     def current(self, model):
         """E with the model's numbers of today: placements, inertias and frames are the

@@ -912,13 +912,13 @@ class _Builder(_UrdfBuilder):
         graph, model = self.graph, self.model
         root = graph.bodies[0]
         if not root.joints:
-            if not _is_identity(root.placement):
+            if not root.placement.isIdentity(0):
                 graph.note(root.element, "the first body has no joint and its placement is "
                            "ignored: it and its children sit as if it were at the origin")
             if root.sites:
                 graph.note(root.element, "the sites of the first body (no joint) are not "
                            "frames of the model")
-            self.add_root(root)
+            self.add_root(root, self.root_joint, self.root_joint_name)
         elif self.root_joint is not None:
             graph.note(root.element, f"the root joint is not added: the first body has its "
                        f"own joint {root.joints[0].name!r}")
@@ -930,15 +930,6 @@ class _Builder(_UrdfBuilder):
         for name, (element, qpos) in graph.keys.items():
             model.referenceConfigurations[name] = self.keyframe(element, qpos)
         return model
-
-    def add_root(self, root):
-        """``addRootJoint``: a BODY frame on the universe, or the root joint and its body."""
-        if self.root_joint is None:
-            self.add_frame(root.name, 0, 0, _IDENTITY_POSE, FrameType.BODY, root.inertia)
-            return
-        joint_id = self.model.addJoint(0, self.root_joint, SE3.Identity(), self.root_joint_name)
-        self.append_body(self.add_joint_frame(joint_id, 0), root.inertia, root.name,
-                         _IDENTITY_POSE)
 
     def fill_refs(self, body):
         """``fillReferenceConfig``: 7 or 4 zeros for a free or ball joint, ref otherwise."""
@@ -1126,7 +1117,3 @@ def _shape_inertia(kind, mass, size):
 def _place(aMb, bMc):
     """``aMb * bMc`` of two SE3s, rounded as Pinocchio's SE3 product (``_compose``)."""
     return _se3(_compose(_pose(aMb), _pose(bMc)))
-
-
-def _is_identity(M):
-    return not M.translation.any() and np.array_equal(M.rotation, np.eye(3))

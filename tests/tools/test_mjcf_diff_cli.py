@@ -28,3 +28,15 @@ def test_bad_mjcf_file_exits_2(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "line 1, <joint>: unknown joint type 'screw'" in err and "Traceback" not in err
     assert main(["diff", "--model", str(tmp_path / "missing.xml")]) == 2
+
+
+def test_load_model_reads_an_mjcf_path_object_as_mjcf():
+    """A pathlib.Path to an MJCF file is read as MJCF, as its str is (before, every PathLike
+    went to the URDF reader, which refused the <mujoco> root)."""
+    from pathlib import Path
+
+    from pinref.model.loading import load_model
+    from pinref.model.model import same_fields
+
+    for free_flyer in (False, True):
+        assert same_fields(load_model(Path(HOPPER), free_flyer), load_model(HOPPER, free_flyer))
