@@ -34,10 +34,10 @@ import errno
 import importlib
 import sys
 import time
-from importlib import metadata
 
 from . import __version__
 from .errors import PinrefError
+from .version import __raw_version__, pin_version
 
 SUBCOMMANDS = (
     "pinref.compare.command:add",
@@ -153,16 +153,13 @@ def index_table(model):
 
 
 def build_parser():
-    try:   # the installed pin, read without importing it (checking.backends.pin_version)
-        installed = metadata.version("pin")
-    except metadata.PackageNotFoundError:
-        installed = None
+    installed = pin_version()
     reference = (f"compared cache by cache with the installed Pinocchio, pin {installed}"
                  if installed else "no Pinocchio installed to compare with (pip install "
                  "'pinref[pin]')")
     parser = argparse.ArgumentParser(
         prog="pinref", description="pinref: Pinocchio's RNEA, CRBA and ABA in NumPy, as in "
-        f"Pinocchio 3.8.0; {reference}.",
+        f"Pinocchio {__raw_version__}; {reference}.",
         epilog="Exit codes: 0 done (diff: all agree), 1 diff found a "
         "difference, 2 bad usage or input.")
     parser.add_argument("--version", action="version", version=f"pinref {__version__}")

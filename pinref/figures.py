@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import PinrefError
+from .errors import PinrefError, ShapeError
 
 ROUNDING = 1e-12       # |M| entries below this times max|M| are drawn gray, exact zeros white
 LABEL_JOINTS = 8       # label every block of M up to this many joints; the axes name them above
@@ -115,14 +115,13 @@ def plot_mass_matrix(model, M, path, name=None):
     """Write the heat map of ``|M|`` (``M`` of shape ``(nv, nv)``, e.g. ``data.M`` after crba)
     with the joints' blocks outlined to ``path`` (a .png), titled ``name`` (default
     ``model.name``); returns the Figure."""
-    from matplotlib.colors import LogNorm
-
     check_plot_path(path)
     M = np.asarray(M, dtype=float)
     if M.shape != (model.nv, model.nv):
-        raise ValueError(f"plot_mass_matrix: M has shape {M.shape}, expected (nv, nv) = "
+        raise ShapeError(f"plot_mass_matrix: M has shape {M.shape}, expected (nv, nv) = "
                          f"({model.nv}, {model.nv})")
     plt = _pyplot()
+    from matplotlib.colors import LogNorm
     A = np.abs(M)
     top = A.max() if A.max() > 0 else 1.0
     size = min(9.0, 4.0 + 0.16 * model.nv)

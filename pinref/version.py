@@ -6,6 +6,7 @@ API at least 3.x?) is answered for Pinocchio 3.8.0.
 """
 
 import operator
+from importlib import metadata
 
 from .errors import ArgumentTypeError
 
@@ -28,3 +29,12 @@ def checkVersionAtLeast(major, minor, patch):
         raise ArgumentTypeError(f"checkVersionAtLeast({major!r}, {minor!r}, {patch!r}): the "
                                 "major, minor and patch numbers are ints") from None
     return PINOCCHIO_VERSION >= wanted
+
+
+def pin_version():
+    """The installed ``pin`` distribution's version, read without importing it (None if
+    absent): the Pinocchio the tools compare with."""
+    try:
+        return metadata.version("pin")
+    except metadata.PackageNotFoundError:
+        return None

@@ -36,7 +36,6 @@ with_model(armature=None, gravity=None)   the same backend on a modified copy of
 """
 
 import copy
-from importlib import metadata
 
 import numpy as np
 
@@ -44,6 +43,7 @@ import pinref
 
 from ..compare.bridge import import_pinocchio
 from ..spatial import SE3, Force
+from ..version import pin_version  # noqa: F401 (checking.backends.pin_version)
 
 REFERENCE_FRAMES = ("LOCAL", "WORLD", "LOCAL_WORLD_ALIGNED")
 
@@ -265,11 +265,3 @@ def make_backend(name, model):
     if name not in BACKENDS:
         raise ValueError(f"backend: expected one of {sorted(BACKENDS)}, got {name!r}")
     return BACKENDS[name](model)
-
-
-def pin_version():
-    """The installed ``pin`` distribution's version, read without importing it (None if absent)."""
-    try:
-        return metadata.version("pin")
-    except metadata.PackageNotFoundError:
-        return None

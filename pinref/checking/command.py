@@ -22,6 +22,7 @@ import time
 
 from ..cli import UsageError, add_model_arguments, model_from_args
 from ..compare.command import require_pinocchio
+from ..model.loading import SAMPLE_MODELS
 from ..textwidth import add_wide_argument, fit_lines, output_width
 
 DEFAULT_STATES = 10
@@ -70,7 +71,7 @@ def _check_ids(text):
 def _source(args):
     """How to rebuild the model (``load_model(source['model'], source['free_flyer'])``)."""
     model = args.model
-    if model.endswith((".urdf", ".xml")):
+    if model not in SAMPLE_MODELS:             # a file: its absolute path
         model = os.path.abspath(model)
     return {"model": model, "free_flyer": bool(args.free_flyer)}
 

@@ -317,14 +317,13 @@ def aba_world_reference(ref, model, P, tau, fext):
         tbias[i] = np.abs(oa_gf[i]) + np.abs(oa_gf[p]) + mag(_columns(model, P, i), ddq_i)
         ref.put(st, i, "oa_gf", i, bias[i], "rebuilt: oa_gf_i - oa_gf_parent - J_i ddq_i (pin's "
                 "oa_gf, J, ddq: pass 3 undone)", tbias[i])
-        X = dual_action(P["oMi", i])
         Yw = inertia_action(P["oMi", i], *model.inertias[i])
         ref.put(st, i, "oinertias", i, Yw, "rebuilt: oMi Y_i (pin's oMi, model.inertias[i])")
         ref.put(st, i, "oYaba", i, P["oYcrb", i], "pin: oYcrb[i], the body's inertia")
         pA[i] = mv(force_cross(P["ov", i]), P["oh", i])
         ref.put(st, i, "of", i, pA[i], "rebuilt: ov_i x* oh_i (pin's ov, oh)")
         if fext is not None:
-            pA[i] = pA[i] - mv(X, fext[:, i])
+            pA[i] = pA[i] - mv(dual_action(P["oMi", i]), fext[:, i])
             ref.put(S.ABA_WORLD_FEXT, i, "of", i, pA[i], "rebuilt: ov_i x* oh_i - oMi fext_i")
     u = np.array(tau, dtype=float, copy=True)
     tA = {i: np.abs(pA[i]) for i in range(1, n)}

@@ -36,8 +36,9 @@ final configurations, and the fitted order p of drift ~ dt^p (semi-implicit Eule
 
 One state from --seed (q uniform in [-1, 1] per coordinate, v normal). --plot E.png draws E(t),
 the drift against dt (and the momentum without gravity); needs matplotlib. Exit codes: 0 done,
-1 T != 1/2 v^T M v at some instant, 2 bad input (dt not finite and > 0 or diverging, seed < 0,
-a figure path that cannot be written)."""
+1 T != 1/2 v^T M v at some instant, 2 bad input (dt not finite and > 0, diverging or too small
+to move the state, histories that would pass 1 GiB or an estimated time over an hour, a model
+without a degree of freedom, seed < 0, a figure path that cannot be written)."""
 
 SWEEP_HELP = """\
 Central differences at eps = 1e-3 ... 1e-8 against computeRNEADerivatives (q, v, a) and
@@ -46,7 +47,8 @@ computeABADerivatives (q, v, tau): per eps the largest absolute and relative err
 ~ eps^2 falls, rounding ~ 1e-16 / eps grows); v, a and tau the rounding alone.
 
 One state from --seed. --plot S.png draws the error against eps on log axes; needs matplotlib.
-Exit codes: 0 done, 2 bad input (seed < 0, a figure path that cannot be written)."""
+Exit codes: 0 done, 2 bad input (a model without a degree of freedom, seed < 0, a figure path
+that cannot be written)."""
 
 
 def add(subparsers):

@@ -35,6 +35,7 @@ import numpy as np
 import pinref
 from pinref.errors import PinrefError
 from pinref.figures import _pyplot, check_plot_path, save_figure
+from pinref.model.model import model_label
 from pinref.tracing.states import random_states
 from pinref.spatial import Force
 
@@ -240,9 +241,9 @@ def check_moving(model, where):
     """ExperimentError for a model without a degree of freedom (a jointless URDF): nothing
     moves, so there is no experiment to run."""
     if model.nv == 0:
-        name = getattr(model, "name", "") or "the model"
         raise ExperimentError(
-            f"{where}: {name!r} has no joint with a degree of freedom (nv = 0): nothing moves; "
+            f"{where}: {model_label(getattr(model, 'name', ''))} has no joint with a degree of "
+            "freedom (nv = 0): nothing moves; "
             "give a model with joints (a URDF with only fixed joints, or one link, has none)")
 
 
