@@ -266,7 +266,8 @@ class Columns:
     universe ; ``own``, ``plus``, ``sub``, ``anc``: the :class:`Entries` of the blocks
     ``[i, i]``, ``[i, sub+_i]``, ``[i, sub_i]``, ``[i, anc_i]`` of every joint i ;
     ``row_parent``, ``root_rows``: the same per row 1.. ; ``levels``: :class:`LevelColumns` per
-    level ; ``S``, ``groups``: see ``subspace_columns``. Built once per Tree."""
+    level (``level``: the same by Level) ; ``S``, ``groups``: see ``subspace_columns``. Built once
+    per Tree."""
 
     def __init__(self, model, tree):
         nv, pos = model.nv, tree.pos
@@ -290,6 +291,7 @@ class Columns:
         self.own, self.plus, self.anc = _pairs(own, nv), _pairs(plus, nv), _pairs(anc, nv)
         self.sub = _pairs(own + plus, nv)
         self.levels = [LevelColumns(model, level, self) for level in tree.levels]
+        self.level = dict(zip(tree.levels, self.levels))
         self.S = np.zeros((nv, 6))                       # S columns of the fixed-axis joints
         self.groups = []                                 # the other joints: S from their data
         for group in tree.kinds:
@@ -501,10 +503,16 @@ class Workspace:
 
 
 def _fext_step(model, w, fext):
-    """The drivers' ``of_i -= oMi.act(fext_i)`` after the forward step of joint i, for every
-    joint after the forward pass (nothing in that pass reads of)."""
     # of_i -= oMi fext_i
     w.of[1:] -= external_world_forces(model, w.T, w.Xf[1:], fext, len(w.shape))
+
+
+def fext_step(model, w, fext, call):
+    """The driver ``call``'s ``of_i -= oMi.act(fext_i)`` after the forward step of joint i, for
+    every joint after the forward pass (nothing in that pass reads of), when fext is given."""
+    if fext is not None:
+        scan.step(S.QUIET, f"{call}: of[i] -= oMi[i].act(fext[i])", (None,), _fext_step, model,
+                  w, fext)
 
 
 def _subtree_sums(w, sums):
@@ -573,9 +581,7 @@ def _static_torque_derivatives(model, data, q, fext, call, torque):
     joint_calc(T, data, q, None, shape)
     scan.forward(S.QUIET, "ComputeGeneralizedGravityDerivativeForwardStep", T,
                  _gravity_forward_step, data, w)
-    if fext is not None:
-        scan.step(S.QUIET, f"{call}: of[i] -= oMi[i].act(fext[i])", (None,), _fext_step, model,
-                  w, fext)
+    fext_step(model, w, fext, call)
     scan.step(S.QUIET, "ComputeGeneralizedGravityDerivativeBackwardStep", T.tree.order_ids[::-1],
               _gravity_backward_step, data, w, torque, dg_dq)
     data.of.vector[1:] = w.of[1:]
@@ -780,9 +786,7 @@ def computeRNEADerivatives(model, data, q, v, a, fext=None):
     kin = joint_calc(T, data, q, v, shape)
     scan.forward(S.QUIET, "ComputeRNEADerivativesForwardStep", T, _forward_step, model, data, w,
                  kin, a)
-    if fext is not None:
-        scan.step(S.QUIET, "computeRNEADerivatives: of[i] -= oMi[i].act(fext[i])", (None,),
-                  _fext_step, model, w, fext)
+    fext_step(model, w, fext, "computeRNEADerivatives")
     scan.step(S.QUIET, "ComputeRNEADerivativesBackwardStep", T.tree.order_ids[::-1],
               _backward_step, data, w)
     # dAdq.linear += gravity_lin x J.angular   (every column: gravity taken back out)
