@@ -45,19 +45,30 @@ for its ancestors' (rnea_derivatives.py). Armature enters through StU only: M^-1
 of M + diag(armature), and the partials of tau do not depend on it.
 
 How the code maps to the loops above: as in rnea_derivatives.py (its module docstring), each
-pass runs level by level the statements that read a parent or a child, and before or after its
-level loop, for every joint at once, those that read neither. ForwardStep1: oMi and the LOCAL
-``v_i = v_J + liMi^-1 v_parent`` by level (``ov_i = oMi v_i`` is ``oMi v_J + ov_parent``), the
-rest after the loop. BackwardStep1, and ForwardStep2 up to Fcrb[i], run in the level loop
-(they eliminate joint i into its parent and read the parent's Fcrb), a level's joints of one
-kind at a time (``level.groups``) for the joints' own matrices, the whole level for the rows of
-Minv and the columns of F; their writes ``Minv[i, sub+_i]`` and ``F[sub_i]`` touch entries of
-disjoint subtrees; Minv is worked on rows first, ``(nv, *batch, nv)``, so a level's rows are
-one gather. In ForwardStep2, ``Minv[i, c0:] -= ...`` and ``J_i Minv[i, c0:]`` run from the
-smallest idx_v c0 of a group's joints: the entries left of a joint's own idx_v lie below the
-diagonal, which the last line overwrites, and only the columns idx_v.. of Fcrb[i] are written.
-oa, of and the motion derivative columns run after its loop; BackwardStep2 is
-rnea_derivatives.py's backward pass (subtree sums by level, the rest after the loop).
+C++ struct is one step function named after it (``_forward_step1``, ``_backward_step1``,
+``_forward_step2``, ``_backward_step2``), the driver reads as Pinocchio's, the steps run through
+pinref/algorithms/scan.py, and what Data holds between the passes the steps hold in the
+``Workspace`` (here also ``Minv``, rows first ``(nv, *batch, nv)``, so a level's rows are one
+gather; ``F``, Fcrb[0] column first; ``uT``, ``ddqT``: data.u and data.ddq by tangent row). A
+step runs level by level the statements that read a parent or a child, and before or after its
+level loop, for every joint at once, those that read neither (``i`` is then the set of joints
+of one level, or of all joints; ``x = x + y`` where C++ writes ``+=``):
+
+- ForwardStep1: oMi and ``ov_i = oMi v_J + ov_parent`` by level, the rest after the loop;
+  ``of_i -= oMi fext_i`` after the step for every joint (``fext_step``), as after ForwardStep2;
+- BackwardStep1 runs level by level in ``scan.backward`` (it eliminates joint i into its parent:
+  the scan adds oYaba_i and of_i into the parents in Pinocchio's order), a level's joints of one
+  kind at a time (``level.groups``) for the joints' own matrices, the whole level for the rows of
+  Minv and the columns of F; their writes ``Minv[i, sub+_i]`` and ``F[sub_i]`` touch entries of
+  disjoint subtrees;
+- ForwardStep2 up to Fcrb[i] runs level by level (it reads the parent's oa_gf and Fcrb), Dinv
+  and UDinv read from the joint data as BackwardStep1 wrote them; ``Minv[i, c0:] -= ...`` and
+  ``J_i Minv[i, c0:]`` run from the smallest idx_v c0 of a group's joints: the entries left of a
+  joint's own idx_v lie below the diagonal, which the driver's last lines overwrite, and only
+  the columns idx_v.. of Fcrb[i] are written. oa, of and the motion derivative columns run after
+  its loop;
+- BackwardStep2 is rnea_derivatives.py's backward step: its subtree sums first, level by level,
+  the rest after them for every joint at once.
 """
 
 import numpy as np
@@ -244,7 +255,8 @@ def _backward_step1(level, model, data, w):
     Ul = mv(w.oYaba[rows], Jl)
     SDinv = np.empty_like(Jl)
     for group, span, own in zip(level.groups, L.spans, L.own):
-        Jg, Ug = (_joint_matrices(x[span], group.nv, len(group.ids)) for x in (Jl, Ul))
+        Jg = _joint_matrices(Jl[span], group.nv, len(group.ids))
+        Ug = _joint_matrices(Ul[span], group.nv, len(group.ids))
         # StU_i = J_i^T U_i + armature_i ;  Dinv_i = StU_i^-1 ;  UDinv_i = U_i Dinv_i
         Dinv = joint_inverse(model, data, group, Jg, Ug, len(w.shape))
         # Minv[i, i] = Dinv_i
@@ -256,7 +268,7 @@ def _backward_step1(level, model, data, w):
     if not level.has_parent:
         return None
     for group in level.groups:
-        g, U, UDinv = group.rows, *(joint_data(data, group, x) for x in ("U", "UDinv"))
+        g, U, UDinv = group.rows, joint_data(data, group, "U"), joint_data(data, group, "UDinv")
         # oYaba_i -= UDinv_i U_i^T
         w.oYaba[g] = Ia = w.oYaba[g] - UDinv @ U.mT
         # of_i += oYaba_i oa_gf_i + UDinv_i u_i
@@ -276,7 +288,7 @@ def _parent_terms2(level, data, w):
     OA_GF[i] = OA_GF[i] + OA_GF[p]
     for group, span, (c0, mask) in zip(level.groups, L.spans, L.right):
         K, nvg, g = len(group.ids), group.nv, group.rows
-        Dinv, UDinv = (joint_data(data, group, x) for x in ("Dinv", "UDinv"))
+        Dinv, UDinv = joint_data(data, group, "Dinv"), joint_data(data, group, "UDinv")
         # ddq_i = Dinv_i u_i - UDinv_i^T oa_gf_i
         ddq = matvec(Dinv, _joint_vectors(w.uT[group.v_index], nvg, K)) - vecmat(OA_GF[g], UDinv)
         w.ddqT[group.v_index] = _entries(ddq)
