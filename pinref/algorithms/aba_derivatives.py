@@ -278,7 +278,7 @@ def _backward_step1(level, model, data, w):
     return ((w.aba_sums, w.aba_sums[i]),)
 
 
-def _parent_terms2(level, data, w):
+def _forward_step2_level(level, data, w):
     """The statements of ComputeABADerivativesForwardStep2::algo that read the parent, for the
     joints of one level: oa_gf, ddq, the rows of Minv and Fcrb[i] (Dinv, UDinv from the joint
     data, as BackwardStep1 left them)."""
@@ -323,12 +323,12 @@ def _rows_of_joints(x):
 
 def _forward_step2(model, data, w):
     """Mirrors ComputeABADerivativesForwardStep2::algo for every joint: oa_gf, ddq, the rows of
-    Minv and Fcrb[i] level by level (they read the parent: ``_parent_terms2``), then oa, of and
-    the motion derivative columns for every joint at once."""
+    Minv and Fcrb[i] level by level (they read the parent: ``_forward_step2_level``), then oa,
+    of and the motion derivative columns for every joint at once."""
     OA_GF = data.oa_gf.vector
     for level in w.T.levels:
         # oa_gf_i += oa_gf_parent ;  ddq_i ;  oa_gf_i += J_i ddq_i ;  Minv[i, idx_v:] ; Fcrb[i]
-        _parent_terms2(level, data, w)
+        _forward_step2_level(level, data, w)
     # oa_i = oa_gf_i + gravity
     data.oa.vector[1:] = OA_GF[1:] + model.gravity.vector
     # of_i = oYcrb_i oa_gf_i + ov_i x* oh_i   (into the buffer BackwardStep2 sums)

@@ -503,6 +503,7 @@ class Workspace:
 
 
 def _fext_step(model, w, fext):
+    """``of_i -= oMi.act(fext_i)`` for every joint (``fext_step``)."""
     # of_i -= oMi fext_i
     w.of[1:] -= external_world_forces(model, w.T, w.Xf[1:], fext, len(w.shape))
 
@@ -640,7 +641,7 @@ def computeStaticTorqueDerivatives(model, data, q, fext):
 # --- computeRNEADerivatives ----------------------------------------------------------------------
 
 
-def _parent_motions(level, kin, Sa_c, data):
+def _forward_step_level(level, kin, Sa_c, data):
     """The statements of ComputeRNEADerivativesForwardStep::algo (and of CentroidalDynDerivatives-
     ForwardStep) that read the parent, for the joints of one level: oMi, v, a (LOCAL;
     ``Sa_c = S_i a_i + c_J``)."""
@@ -670,7 +671,7 @@ def local_motions(T, kin, data, a, shape):
         Sa_c = Sa_c + kin.c
     for level in T.levels:
         # oMi = oMi[parent] liMi ;  v_i ;  a_i
-        _parent_motions(level, kin, Sa_c, data)
+        _forward_step_level(level, kin, Sa_c, data)
 
 
 def forward_levels(model, data, q, v, a, shape):
