@@ -636,8 +636,6 @@ def computeStaticTorqueDerivatives(model, data, q, fext):
                                       "tau")
 
 
-
-
 # --- computeRNEADerivatives ----------------------------------------------------------------------
 
 
@@ -690,6 +688,8 @@ def _forward_step(model, data, w, kin, a):
     once, each statement reading a parent whose step is complete."""
     C, R, p = w.C, data.oMi.rotation, data.oMi.translation
     OV, OA, OA_GF, OH = data.ov.vector, data.oa.vector, data.oa_gf.vector, data.oh.vector
+    # oMi = oMi[parent] liMi ;  v_i = v_J + liMi^-1 v_parent ;
+    # a_i = S_i a_i + c_J + v_i x v_J + liMi^-1 a_parent
     local_motions(w.T, kin, data, a, w.shape)
     X, w.Xf = _action_matrices(R, p)
     # oYcrb_i = oinertias_i = oMi Y_i
