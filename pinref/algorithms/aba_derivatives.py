@@ -45,54 +45,56 @@ for its ancestors' (rnea_derivatives.py). Armature enters through StU only: M^-1
 of M + diag(armature), and the partials of tau do not depend on it.
 
 How the code maps to the loops above: as in rnea_derivatives.py (its module docstring), each
-pass runs level by level the statements that read a parent or a child, and before or after its
-level loop, for every joint at once, those that read neither. ForwardStep1: oMi and the LOCAL
-``v_i = v_J + liMi^-1 v_parent`` by level (``ov_i = oMi v_i`` is ``oMi v_J + ov_parent``), the
-rest after the loop. BackwardStep1, and ForwardStep2 up to Fcrb[i], run in the level loop
-(they eliminate joint i into its parent and read the parent's Fcrb), a level's joints of one
-kind at a time (``level.groups``) for the joints' own matrices, the whole level for the rows of
-Minv and the columns of F; their writes ``Minv[i, sub+_i]`` and ``F[sub_i]`` touch entries of
-disjoint subtrees; Minv is worked on rows first, ``(nv, *batch, nv)``, so a level's rows are
-one gather. In ForwardStep2, ``Minv[i, c0:] -= ...`` and ``J_i Minv[i, c0:]`` run from the
-smallest idx_v c0 of a group's joints: the entries left of a joint's own idx_v lie below the
-diagonal, which the last line overwrites, and only the columns idx_v.. of Fcrb[i] are written.
-oa, of and the motion derivative columns run after its loop; BackwardStep2 is
-rnea_derivatives.py's backward pass (subtree sums by level, the rest after the loop).
+C++ struct is one step function named after it (``_forward_step1``, ``_backward_step1``,
+``_forward_step2``, ``_backward_step2``), the driver reads as Pinocchio's, the steps run through
+pinref/algorithms/scan.py, and what Data holds between the passes the steps hold in the
+``Workspace`` (here also ``Minv``, rows first ``(nv, *batch, nv)``, so a level's rows are one
+gather; ``F``, Fcrb[0] column first; ``uT``, ``ddqT``: data.u and data.ddq by tangent row). A
+step runs level by level the statements that read a parent or a child, and before or after its
+level loop, for every joint at once, those that read neither (``i`` is then the set of joints
+of one level, or of all joints; ``x = x + y`` where C++ writes ``+=``):
+
+- ForwardStep1: oMi and ``ov_i = oMi v_J + ov_parent`` by level, the rest after the loop;
+  ``of_i -= oMi fext_i`` after the step for every joint (``fext_step``), as after ForwardStep2;
+- BackwardStep1 runs level by level in ``scan.backward`` (it eliminates joint i into its parent:
+  the scan adds oYaba_i and of_i into the parents in Pinocchio's order), a level's joints of one
+  kind at a time (``level.groups``) for the joints' own matrices, the whole level for the rows of
+  Minv and the columns of F; their writes ``Minv[i, sub+_i]`` and ``F[sub_i]`` touch entries of
+  disjoint subtrees;
+- ForwardStep2 up to Fcrb[i] runs level by level (it reads the parent's oa_gf and Fcrb), Dinv
+  and UDinv read from the joint data as BackwardStep1 wrote them; ``Minv[i, c0:] -= ...`` and
+  ``J_i Minv[i, c0:]`` run from the smallest idx_v c0 of a group's joints: the entries left of a
+  joint's own idx_v lie below the diagonal, which the driver's last lines overwrite, and only
+  the columns idx_v.. of Fcrb[i] are written. oa, of and the motion derivative columns run after
+  its loop;
+- BackwardStep2 is rnea_derivatives.py's backward step: its subtree sums first, level by level,
+  the rest after them for every joint at once.
 """
 
 import numpy as np
 
 from ..errors import NotPositiveDefiniteError
 from ..spatial._kernels import ANGULAR, LINEAR
-from ._args import external_forces, named_joint_error, state
-from ._levels import (
-    Walk,
-    crf,
-    crm,
-    full,
-    joint_calc,
-    matvec,
-    tangent_rows,
-    vecmat,
-    widen,
-)
+from . import scan
+from . import steps as S
+from ._args import named_joint_error
+from ._levels import begin, crf, crm, joint_calc, matvec, tangent_rows, vecmat
 from .rnea_derivatives import (
+    Workspace,
     _action_matrices,
     _check_linear_gravity,
     _force_cross_matrix,
     _gravity_cross,
     _in_place,
     _store_world_inertias,
-    columns,
+    _subtree_sums,
     columns_first,
-    external_world_forces,
+    fext_step,
     matrix_face,
     motion_derivative_columns,
     moved,
     mv,
-    packed,
     subspace_columns,
-    subtree_sums_step,
     world_inertia_matrices,
     world_placements_step,
     write_blocks,
@@ -156,84 +158,6 @@ def world_velocities_step(T, C, data, kin, X):
     data.oa_gf.vector[1:] = bias if kin.c is None else mv(X[1:], kin.c[1:]) + bias
 
 
-def _aba_derivatives_forward1_columns(model, T, C, data, kin, Sc, fext, shape, P):
-    """The statements of ComputeABADerivativesForwardStep1::algo that run after the level loop
-    of oMi, for every joint: ov, oa_gf (``world_velocities_step``), oYcrb = oinertias = oYaba,
-    oh, of, J. ``P = (Y, oYaba, of)``: rows of the buffers the backward passes sum. Returns J
-    column first and oMi.dualAction (rows)."""
-    Y, Ya, OF = P
-    OV, OH = data.ov.vector, data.oh.vector
-    X, Xf = _action_matrices(data.oMi.rotation, data.oMi.translation)
-    world_velocities_step(T, C, data, kin, X)
-    # oYcrb_i = oinertias_i = oMi Y_i ;  oYaba_i = oYcrb_i
-    Y[...] = world_inertia_matrices(T.tree, data.oMi.rotation, data.oMi.translation, len(shape))
-    Ya[...] = Y
-    # oh_i = oYcrb_i ov_i ;  of_i = ov_i x* oh_i   (- oMi fext_i)
-    OH[1:] = mv(Y[1:], OV[1:])
-    OF[1:] = mv(crf(OV[1:]), OH[1:])
-    if fext is not None:
-        OF[1:] -= external_world_forces(model, T, Xf[1:], fext, len(shape))
-    # J_i = oMi S_i
-    return mv(X[C.row], Sc), Xf
-
-
-def minverse_rows_step(L, SDinv, Ul, F, Mw, data):
-    """The statements of ComputeMinverseBackwardStep that fill Minv's rows past the joints' own
-    blocks, for the joints of one level (computeMinverse and computeABADerivatives run them
-    alike): SDinv kept for the joints with children, their rows of Minv over sub+_i, and F."""
-    inner, inner_local = L.inner
-    if len(inner):
-        data.SDinv[..., inner] = matrix_face(SDinv[inner_local])
-        # Minv[i, sub+_i] = -SDinv_i^T F[sub+_i]   (joints with children)
-        rows, plus_cols, local = L.plus
-        SDinvF = columns_first(SDinv) @ matrix_face(F)
-        Mw[rows, ..., plus_cols] = -moved(SDinvF[..., local, plus_cols], -1, 0)
-    # F[sub_i] += U_i Minv[i, sub_i]   (F[sub_i] = ... for a leaf, whose F[sub_i] is still 0)
-    UM = moved(matrix_face(Ul) @ moved(Mw[L.cols], 0, -2), -1, 0)
-    F[L.update] = F[L.update] + UM[L.update]
-
-
-def _aba_derivatives_backward_step1(level, L, C, model, data, P, J, F, Mw, uT, shape):
-    """Mirrors ComputeABADerivativesBackwardStep1::algo for the joints of one level; eliminates
-    each joint into its parent (WORLD frame) and fills its block row of Minv (``Mw``: Minv
-    rows first, ``(nv, *batch, nv)``). ``F``: Fcrb[0] column first. Returns the level's
-    ``(Dinv, UDinv)`` by group."""
-    Ya, OF, OA_GF = P
-    i, lo = level.rows, level.rows.start
-    cols = L.cols
-    Jl = J[cols]
-    # u_i -= J_i^T of_i
-    uT[cols] -= np.vecdot(Jl, OF[C.row[cols]])
-    # U_i = oYaba_i J_i
-    Ul = mv(Ya[C.row[cols]], Jl)
-    D, Ia, SDinv = [], [], np.empty_like(Jl)
-    for group, span, own in zip(level.groups, L.spans, L.own):
-        K, nvg, g = len(group.ids), group.nv, slice(group.rows.start - lo, group.rows.stop - lo)
-        Jg, Ug = _joint_matrices(Jl[span], nvg, K), _joint_matrices(Ul[span], nvg, K)
-        # StU_i = J_i^T U_i + armature_i ;  Dinv_i = StU_i^-1 ;  UDinv_i = U_i Dinv_i
-        StU = Jg.mT @ Ug + np.eye(nvg) * armature_rows(model, group, len(shape))[..., None]
-        Dinv = _stys_inversion(group, StU)
-        UDinv = Ug @ Dinv
-        write_joint_data(data, group, U=Ug, StU=StU, Dinv=Dinv, UDinv=UDinv)
-        D.append((Dinv, UDinv))
-        # Minv[i, i] = Dinv_i
-        Mw[own[0], ..., own[1]] = diagonal_block_entries(Dinv)
-        # SDinv_i = J_i Dinv_i   (kept for the joints with children)
-        SDinv[span] = _entries_of_columns(Jg @ Dinv)
-        if level.has_parent:
-            # oYaba_i -= UDinv_i U_i^T
-            Ia.append((g, Ya[i][g] - UDinv @ Ug.mT, UDinv, group))
-    minverse_rows_step(L, SDinv, Ul, F, Mw, data)
-    if not level.has_parent:
-        return D
-    for g, Ia_g, UDinv, group in Ia:
-        rows_g = slice(lo + g.start, lo + g.stop)
-        Ya[rows_g] = Ia_g
-        # of_i += oYaba_i oa_gf_i + UDinv_i u_i
-        u = _joint_vectors(uT[group.v_index], group.nv, len(group.ids))
-        OF[rows_g] = OF[rows_g] + (matvec(Ia_g, OA_GF[rows_g]) + matvec(UDinv, u))
-    return D
-
 
 def _entries_of_columns(x):
     """Joint matrices ``(K, *batch, 6, nvg)`` as columns ``(K * nvg, *batch, 6)``."""
@@ -257,38 +181,132 @@ def write_joint_data(data, group, **fields):
             setattr(jdata, name, value[0])
 
 
-def _aba_derivatives_forward_step2(level, L, D, data, J, Mw, uT, ddqT, shape):
-    """Mirrors ComputeABADerivativesForwardStep2::algo for the joints of one level, the
-    statements that read the parent: oa_gf, ddq, the rows of Minv and Fcrb[i]. oa, of and the
-    motion derivative columns run after the level loop."""
-    i, p, lo = level.rows, level.parent_rows, level.rows.start
+
+
+def joint_data(data, group, name):
+    """The joints' data field ``name`` of a level group, joint axis first, as
+    ``write_joint_data`` wrote it."""
+    if group.batched:
+        return data.joint_rows[group.key].fields[name]
+    return getattr(data.joints[group.ids[0]], name)[None]
+
+
+def _forward_step1(data, w, kin):
+    """Mirrors ComputeABADerivativesForwardStep1::algo for every joint (jcalc and liMi ran
+    before: ``kin``): oMi and ov level by level (they read the parent), the rest for every joint
+    at once."""
+    C, R, p = w.C, data.oMi.rotation, data.oMi.translation
+    OV, OH = data.ov.vector, data.oh.vector
+    for level in w.T.levels:
+        # oMi = oMi[parent] liMi
+        world_placements_step(level, data)
+    X, w.Xf = _action_matrices(R, p)
+    # ov_i = oMi v_J + ov_parent ;  oa_gf_i = oMi c_J + ov_parent x ov_i
+    world_velocities_step(w.T, C, data, kin, X)
+    # oYcrb_i = oinertias_i = oMi Y_i ;  oYaba_i = oYcrb_i
+    w.oYcrb[...] = world_inertia_matrices(w.T.tree, R, p, len(w.shape))
+    w.oinertias = w.oYcrb.copy()
+    w.oYaba[...] = w.oYcrb
+    # oh_i = oYcrb_i ov_i ;  of_i = ov_i x* oh_i
+    OH[1:] = mv(w.oYcrb[1:], OV[1:])
+    w.of[1:] = mv(crf(OV[1:]), OH[1:])
+    # J_i = oMi S_i
+    w.J = mv(X[C.row], subspace_columns(C, data, w.shape))
+
+
+def minverse_rows_step(L, SDinv, Ul, F, Mw, data):
+    """The statements of ComputeMinverseBackwardStep that fill Minv's rows past the joints' own
+    blocks, for the joints of one level (computeMinverse and computeABADerivatives run them
+    alike): SDinv kept for the joints with children, their rows of Minv over sub+_i, and F."""
+    inner, inner_local = L.inner
+    if len(inner):
+        data.SDinv[..., inner] = matrix_face(SDinv[inner_local])
+        # Minv[i, sub+_i] = -SDinv_i^T F[sub+_i]   (joints with children)
+        rows, plus_cols, local = L.plus
+        SDinvF = columns_first(SDinv) @ matrix_face(F)
+        Mw[rows, ..., plus_cols] = -moved(SDinvF[..., local, plus_cols], -1, 0)
+    # F[sub_i] += U_i Minv[i, sub_i]   (F[sub_i] = ... for a leaf, whose F[sub_i] is still 0)
+    UM = moved(matrix_face(Ul) @ moved(Mw[L.cols], 0, -2), -1, 0)
+    F[L.update] = F[L.update] + UM[L.update]
+
+
+
+
+def joint_inverse(model, data, group, Jg, Ug, nb):
+    """``StU_i = J_i^T U_i + armature_i ; Dinv_i = StU_i^-1 ; UDinv_i = U_i Dinv_i`` for the K
+    joints of a level group (``Jg``, ``Ug``: ``(K, *batch, 6, nvg)``, nb batch axes), written
+    with U into their joint data; returns Dinv."""
+    StU = Jg.mT @ Ug + np.eye(group.nv) * armature_rows(model, group, nb)[..., None]
+    Dinv = _stys_inversion(group, StU)
+    write_joint_data(data, group, U=Ug, StU=StU, Dinv=Dinv, UDinv=Ug @ Dinv)
+    return Dinv
+
+
+def _backward_step1(level, model, data, w):
+    """Mirrors ComputeABADerivativesBackwardStep1::algo for the joints of one level (WORLD
+    frame): eliminates each joint into its parent and fills its block row of Minv (``w.Minv``,
+    rows first, ``(nv, *batch, nv)``; ``w.F``: Fcrb[0] column first). Returns the sums into the
+    parents for the scan to add."""
+    L, i = w.C.level[level], level.rows
+    Jl, rows = w.J[L.cols], w.C.row[L.cols]
+    # u_i -= J_i^T of_i
+    w.uT[L.cols] -= np.vecdot(Jl, w.of[rows])
+    # U_i = oYaba_i J_i
+    Ul = mv(w.oYaba[rows], Jl)
+    SDinv = np.empty_like(Jl)
+    for group, span, own in zip(level.groups, L.spans, L.own):
+        Jg = _joint_matrices(Jl[span], group.nv, len(group.ids))
+        Ug = _joint_matrices(Ul[span], group.nv, len(group.ids))
+        # StU_i = J_i^T U_i + armature_i ;  Dinv_i = StU_i^-1 ;  UDinv_i = U_i Dinv_i
+        Dinv = joint_inverse(model, data, group, Jg, Ug, len(w.shape))
+        # Minv[i, i] = Dinv_i
+        w.Minv[own[0], ..., own[1]] = diagonal_block_entries(Dinv)
+        # SDinv_i = J_i Dinv_i   (kept for the joints with children)
+        SDinv[span] = _entries_of_columns(Jg @ Dinv)
+    # Minv[i, sub+_i] = -SDinv_i^T F[sub+_i] ;  F[sub_i] (+)= U_i Minv[i, sub_i]
+    minverse_rows_step(L, SDinv, Ul, w.F, w.Minv, data)
+    if not level.has_parent:
+        return None
+    for group in level.groups:
+        g, U, UDinv = group.rows, joint_data(data, group, "U"), joint_data(data, group, "UDinv")
+        # oYaba_i -= UDinv_i U_i^T
+        w.oYaba[g] = Ia = w.oYaba[g] - UDinv @ U.mT
+        # of_i += oYaba_i oa_gf_i + UDinv_i u_i
+        u = _joint_vectors(w.uT[group.v_index], group.nv, len(group.ids))
+        w.of[g] = w.of[g] + (matvec(Ia, data.oa_gf.vector[g]) + matvec(UDinv, u))
+    # oYaba_parent += oYaba_i ;  of_parent += of_i
+    return ((w.aba_sums, w.aba_sums[i]),)
+
+
+def _forward_step2_level(level, data, w):
+    """The statements of ComputeABADerivativesForwardStep2::algo that read the parent, for the
+    joints of one level: oa_gf, ddq, the rows of Minv and Fcrb[i] (Dinv, UDinv from the joint
+    data, as BackwardStep1 left them)."""
+    i, p, L = level.rows, level.parent_rows, w.C.level[level]
     OA_GF, Fm = data.oa_gf.vector, data.Fcrb.matrix
     # oa_gf_i += oa_gf_parent
     OA_GF[i] = OA_GF[i] + OA_GF[p]
-    for group, span, right, (Dinv, UDinv) in zip(level.groups, L.spans, L.right, D):
-        K, nvg, g = len(group.ids), group.nv, slice(group.rows.start - lo, group.rows.stop - lo)
-        rows_g = slice(lo + g.start, lo + g.stop)
+    for group, span, (c0, mask) in zip(level.groups, L.spans, L.right):
+        K, nvg, g = len(group.ids), group.nv, group.rows
+        Dinv, UDinv = joint_data(data, group, "Dinv"), joint_data(data, group, "UDinv")
         # ddq_i = Dinv_i u_i - UDinv_i^T oa_gf_i
-        u = _joint_vectors(uT[group.v_index], nvg, K)
-        ddq = matvec(Dinv, u) - vecmat(OA_GF[rows_g], UDinv)
-        ddqT[group.v_index] = _entries(ddq)
-        Jg = _joint_matrices(J[L.cols[span]], nvg, K)
+        ddq = matvec(Dinv, _joint_vectors(w.uT[group.v_index], nvg, K)) - vecmat(OA_GF[g], UDinv)
+        w.ddqT[group.v_index] = _entries(ddq)
+        Jg = _joint_matrices(w.J[L.cols[span]], nvg, K)
         # oa_gf_i += J_i ddq_i
-        OA_GF[rows_g] = OA_GF[rows_g] + matvec(Jg, ddq)
+        OA_GF[g] = OA_GF[g] + matvec(Jg, ddq)
         # (columns c0.. only: c0 is the smallest idx_v of the group's joints)
-        c0, mask = right
-        Mg = _joint_rows(Mw[group.v_index, ..., c0:], K, nvg)            # (K, *batch, nvg, .)
+        Mg = _joint_rows(w.Minv[group.v_index, ..., c0:], K, nvg)         # (K, *batch, nvg, .)
         if level.has_parent:
-            Fp = Fm[..., c0:][p][g] if isinstance(p, slice) else Fm[..., c0:][p[g]]
+            local = slice(g.start - i.start, g.stop - i.start)
+            Fp = Fm[..., c0:][p][local] if isinstance(p, slice) else Fm[..., c0:][p[local]]
             # Minv[i, idx_v:] -= UDinv_i^T Fcrb[parent][idx_v:]
             Mg = Mg - UDinv.mT @ Fp
-            Mw[group.v_index, ..., c0:] = _rows_of_joints(Mg)
+            w.Minv[group.v_index, ..., c0:] = _rows_of_joints(Mg)
         # Fcrb[i][idx_v:] = J_i Minv[i, idx_v:] (+ Fcrb[parent][idx_v:])
-        Fi = Jg @ Mg
-        if level.has_parent:
-            Fi = Fi + Fp
-        mask = mask.reshape((K,) + (1,) * (len(shape) + 1) + mask.shape[1:])
-        np.copyto(Fm[rows_g, ..., c0:], Fi, where=mask)
+        Fi = Jg @ Mg + Fp if level.has_parent else Jg @ Mg
+        mask = mask.reshape((K,) + (1,) * (len(w.shape) + 1) + mask.shape[1:])
+        np.copyto(Fm[g, ..., c0:], Fi, where=mask)
 
 
 def _joint_rows(x, K, nvg):
@@ -301,45 +319,52 @@ def _rows_of_joints(x):
     return moved(x, -2, 1).reshape((x.shape[0] * x.shape[-2],) + x.shape[1:-2] + x.shape[-1:])
 
 
-def _aba_derivatives_forward2_columns(model, T, C, data, Y, dY, OF, J, Xf, fext, shape):
-    """The statements of ComputeABADerivativesForwardStep2::algo that run after the level
-    loop, for every joint: oa, of, and dJ, dVdq, dAdq, dAdv, doYcrb
-    (``motion_derivative_columns``). Returns J, dJ, dVdq, dAdq, dAdv column first."""
+
+
+def _forward_step2(model, data, w):
+    """Mirrors ComputeABADerivativesForwardStep2::algo for every joint: oa_gf, ddq, the rows of
+    Minv and Fcrb[i] level by level (they read the parent: ``_forward_step2_level``), then oa,
+    of and the motion derivative columns for every joint at once."""
     OA_GF = data.oa_gf.vector
+    for level in w.T.levels:
+        # oa_gf_i += oa_gf_parent ;  ddq_i ;  oa_gf_i += J_i ddq_i ;  Minv[i, idx_v:] ; Fcrb[i]
+        _forward_step2_level(level, data, w)
     # oa_i = oa_gf_i + gravity
     data.oa.vector[1:] = OA_GF[1:] + model.gravity.vector
-    # of_i = oYcrb_i oa_gf_i + ov_i x* oh_i   (- oMi fext_i)
-    OF[1:] = mv(Y[1:], OA_GF[1:]) + mv(crf(data.ov.vector[1:]), data.oh.vector[1:])
-    if fext is not None:
-        OF[1:] -= external_world_forces(model, T, Xf[1:], fext, len(shape))
-    return (J,) + motion_derivative_columns(C, data, Y, dY, J)
+    # of_i = oYcrb_i oa_gf_i + ov_i x* oh_i   (into the buffer BackwardStep2 sums)
+    w.of = w.crb_of
+    w.of[1:] = mv(w.oYcrb[1:], OA_GF[1:]) + mv(crf(data.ov.vector[1:]), data.oh.vector[1:])
+    # dJ_i ;  dVdq_i ;  dAdq_i ;  dAdv_i ;  doYcrb_i   (motion_derivative_columns)
+    w.dJ, w.dVdq, w.dAdq, w.dAdv = motion_derivative_columns(w.C, data, w.oYcrb, w.doYcrb, w.J)
 
 
-def _aba_derivatives_backward2_columns(C, Y, dY, OF, cols, out):
-    """The statements of ComputeABADerivativesBackwardStep2::algo other than the subtree sums,
-    for every joint after the level loop (they read the joint's complete subtree sums and the
-    final columns of its descendants and ancestors): dFdv, dFdq, dFda and the blocks of dtau_dq
-    and dtau_dv. Returns (dFda, dFdq, dFdv) column first."""
-    J, _, dVdq, dAdq, dAdv = cols
-    dtau_dq, dtau_dv = out
-    Ycol, dYcol, of_col = Y[C.row], dY[C.row], OF[C.row]
+def _backward_step2(model, data, w):
+    """Mirrors ComputeABADerivativesBackwardStep2::algo for every joint (``data.dtau_dq``,
+    ``data.dtau_dv`` written in place). Its subtree sums run first (``_subtree_sums``); the
+    other statements read joint i's complete sums and the final columns of its descendants and
+    ancestors."""
+    # oYcrb_parent += oYcrb_i ;  doYcrb_parent += doYcrb_i ;  of_parent += of_i   (parent > 0)
+    _subtree_sums(w, w.sums)
+    C, J, dVdq, dAdq, dAdv = w.C, w.J, w.dVdq, w.dAdq, w.dAdv
+    Ycol, dYcol, of_col = w.oYcrb[C.row], w.doYcrb[C.row], w.of[C.row]
     Jt = columns_first(J)
     # dFdv_i = oYcrb_i dAdv_i + doYcrb_i J_i ;  dtau_dv[i, sub_i] = J_i^T dFdv[sub_i]
-    dFdv = mv(Ycol, dAdv) + mv(dYcol, J)
-    write_blocks(dtau_dv, C.sub, Jt @ matrix_face(dFdv))
+    w.dFdv = mv(Ycol, dAdv) + mv(dYcol, J)
+    write_blocks(data.dtau_dv, C.sub, Jt @ matrix_face(w.dFdv))
     # dFdq_i = oYcrb_i dAdq_i + doYcrb_i dVdq_i ;  dtau_dq[i, sub_i] = J_i^T dFdq[sub_i]
     dFdq = mv(Ycol, dAdq) + mv(dYcol, dVdq)
-    write_blocks(dtau_dq, C.own, Jt @ matrix_face(dFdq))
+    write_blocks(data.dtau_dq, C.own, Jt @ matrix_face(dFdq))
     # dFdq_i += J_i x* of_i ;  dFda_i = oYcrb_i J_i
-    dFdq = dFdq + mv(_force_cross_matrix(of_col), J)
-    write_blocks(dtau_dq, C.plus, Jt @ matrix_face(dFdq))
-    dFda = mv(Ycol, J)
+    w.dFdq = dFdq + mv(_force_cross_matrix(of_col), J)
+    write_blocks(data.dtau_dq, C.plus, Jt @ matrix_face(w.dFdq))
+    w.dFda = mv(Ycol, J)
     # dtau_dq[i, anc_i] = dFda_i^T dAdq[anc_i] + (J_i^T doYcrb_i) dVdq[anc_i]
-    dFda_t, StdY = columns_first(dFda), columns_first(vecmat(J, dYcol))
-    write_blocks(dtau_dq, C.anc, dFda_t @ matrix_face(dAdq) + StdY @ matrix_face(dVdq))
+    dFda_t, StdY = columns_first(w.dFda), columns_first(vecmat(J, dYcol))
+    write_blocks(data.dtau_dq, C.anc, dFda_t @ matrix_face(dAdq) + StdY @ matrix_face(dVdq))
     # dtau_dv[i, anc_i] = dFda_i^T dAdv[anc_i] + (J_i^T doYcrb_i) J[anc_i]
-    write_blocks(dtau_dv, C.anc, dFda_t @ matrix_face(dAdv) + StdY @ matrix_face(J))
-    return dFda, dFdq, dFdv
+    write_blocks(data.dtau_dv, C.anc, dFda_t @ matrix_face(dAdv) + StdY @ matrix_face(J))
+    # dAdq_i.linear += gravity_lin x J_i.angular   (gravity taken back out)
+    dAdq[..., LINEAR] += matvec(_gravity_cross(model), J[..., ANGULAR])
 
 
 def computeABADerivatives(model, data, q, v, tau, fext=None):
@@ -374,61 +399,39 @@ def computeABADerivatives(model, data, q, v, tau, fext=None):
     References: Carpentier & Mansard, "Analytical derivatives of rigid body dynamics
     algorithms", RSS 2018.
     """
-    q, arrays, shape = state(model, q, data=data, v=v, tau=tau)
-    q, v, tau = full(shape, q, arrays["v"], arrays["tau"])
-    fext = external_forces(model, fext, shape)
+    T, shape, q, v, tau, fext = begin(model, data, ("liMi", "oMi", "ov", "oa", "oa_gf", "oh",
+                                                    "of", "doYcrb", "oYaba", "Fcrb"),
+                                      q, v=v, tau=tau, fext=fext)
     model.check_compact_subtrees("computeABADerivatives")
     _check_linear_gravity(model, "computeABADerivatives")
-    nv, n = model.nv, model.njoints
-    widen(data, shape, "liMi", "oMi", "ov", "oa", "oa_gf", "oh", "of", "doYcrb", "oYaba",
-          "Fcrb")
+    nv = model.nv
+    w = Workspace(model, T, shape)
+    w.sums, w.oYcrb, w.doYcrb, w.crb_of = w.stack(36, 36, 6)   # BackwardStep2 sums these
+    w.aba_sums, w.oYaba, w.of = w.stack(36, 6)                 # BackwardStep1 sums these
     data.oa_gf[0] = -model.gravity
-    u = np.array(tau)
-    ddq = np.zeros(shape + (nv,))
-    uT, ddqT = tangent_rows(u), tangent_rows(ddq)
+    # u = tau ;  Minv = 0 (rows first) ;  Fcrb[0] = 0 (column first)
+    data.u, data.ddq = np.array(tau), np.zeros(shape + (nv,))
+    w.uT, w.ddqT = tangent_rows(data.u), tangent_rows(data.ddq)
+    w.Minv, w.F = np.zeros((nv,) + shape + (nv,)), np.zeros((nv,) + shape + (6,))
     data.SDinv = _in_place(data.SDinv, shape + (6, nv))
-    Mw = np.zeros((nv,) + shape + (nv,))               # Minv, rows first
-    F = np.zeros((nv,) + shape + (6,))                  # Fcrb[0], column first
-    T = Walk(model, q, v)
-    C = columns(model, T)
     # jcalc(q, v) ; liMi = jointPlacements[i] M_J   (every joint: no parent read)
     kin = joint_calc(T, data, q, v, shape)
-    for level in T.levels:
-        # oMi = oMi[parent] liMi
-        world_placements_step(level, data)
-    buf1, Yav, OF1 = packed(n, shape, 36, 6)
-    buf2, Yv, dYv, OF = packed(n, shape, 36, 36, 6)
-    Ya, Y, dY = (x.reshape(x.shape[:-1] + (6, 6)) for x in (Yav, Yv, dYv))
-    J, Xf = _aba_derivatives_forward1_columns(model, T, C, data, kin,
-                                              subspace_columns(C, data, shape), fext, shape,
-                                              (Y, Ya, OF1))
-    Ds = []
+    scan.forward(S.QUIET, "ComputeABADerivativesForwardStep1", T, _forward_step1, data, w, kin)
+    fext_step(model, w, fext, "computeABADerivatives")
     try:
-        for level, L in zip(reversed(T.levels), reversed(C.levels)):
-            Ds.append(_aba_derivatives_backward_step1(level, L, C, model, data,
-                                                      (Ya, OF1, data.oa_gf.vector), J, F, Mw,
-                                                      uT, shape))
-            # oYaba_parent += oYaba_i ;  of_parent += of_i
-            subtree_sums_step(level, buf1)
+        scan.backward(S.QUIET, "ComputeABADerivativesBackwardStep1", T, _backward_step1, model,
+                      data, w)
     except NotPositiveDefiniteError as err:
         raise named_joint_error(err, model, "computeABADerivatives") from None
-    data.Fcrb.matrix[0] = matrix_face(F)
-    for level, L, D in zip(T.levels, C.levels, reversed(Ds)):
-        _aba_derivatives_forward_step2(level, L, D, data, J, Mw, uT, ddqT, shape)
-    cols = _aba_derivatives_forward2_columns(model, T, C, data, Y, dY, OF, J, Xf, fext, shape)
-    oinertias = Y.copy()
+    data.Fcrb.matrix[0] = matrix_face(w.F)
+    scan.forward(S.QUIET, "ComputeABADerivativesForwardStep2", T, _forward_step2, model, data, w)
+    fext_step(model, w, fext, "computeABADerivatives")
     data.dtau_dq, data.dtau_dv = (_in_place(getattr(data, name), shape + (nv, nv))
                                   for name in ("dtau_dq", "dtau_dv"))
-    for level in reversed(T.levels):
-        # oYcrb_parent += oYcrb_i ;  doYcrb_parent += doYcrb_i ;  of_parent += of_i
-        subtree_sums_step(level, buf2)
-    dFda, dFdq, dFdv = _aba_derivatives_backward2_columns(C, Y, dY, OF, cols,
-                                                          (data.dtau_dq, data.dtau_dv))
-    J, dJ, dVdq, dAdq, dAdv = cols
-    # dAdq_i.linear += gravity_lin x J_i.angular
-    dAdq[..., LINEAR] += matvec(_gravity_cross(model), J[..., ANGULAR])
+    scan.step(S.QUIET, "ComputeABADerivativesBackwardStep2", T.tree.order_ids[::-1],
+              _backward_step2, model, data, w)
     # Minv lower = upper^T ;  ddq_dq = -Minv dtau_dq ;  ddq_dv = -Minv dtau_dv
-    Minv = moved(Mw, 0, -2).copy()
+    Minv = moved(w.Minv, 0, -2).copy()
     lower = np.tril_indices(nv, -1)
     Minv[..., lower[0], lower[1]] = Minv[..., lower[1], lower[0]]
     ddq_dq = -(Minv @ data.dtau_dq)
@@ -437,15 +440,14 @@ def computeABADerivatives(model, data, q, v, tau, fext=None):
     for name, value in (("Minv", Minv), ("ddq_dq", ddq_dq), ("ddq_dv", ddq_dv)):
         setattr(data, name, _in_place(getattr(data, name), shape + (nv, nv)))
         getattr(data, name)[...] = value
-    data.u, data.ddq = u, ddq
-    data.oYaba.matrix[1:] = Ya[1:]
-    data.doYcrb.matrix[1:] = dY[1:]
-    data.of.vector[1:] = OF[1:]
-    (data.J, data.dJ, data.dVdq, data.dAdq, data.dAdv, data.dFda, data.dFdq,
-     data.dFdv) = map(matrix_face, (J, dJ, dVdq, dAdq, dAdv, dFda, dFdq, dFdv))
-    _store_world_inertias(data, T.tree.pos, oinertias, Y)
+    data.oYaba.matrix[1:] = w.oYaba[1:]
+    data.doYcrb.matrix[1:] = w.doYcrb[1:]
+    data.of.vector[1:] = w.of[1:]
+    w.publish(data, "J", "dJ", "dVdq", "dAdq", "dAdv", "dFda", "dFdq", "dFdv")
+    _store_world_inertias(data, T.tree.pos, w.oinertias, w.oYcrb)
     data.mark("computeABADerivatives", "liMi", "oMi", "ov", "oa", "oa_gf", "oh", "oinertias",
               "oYcrb", "doYcrb", "oYaba", "of", "u", "ddq", "J", "SDinv", "dJ", "dVdq", "dAdq",
               "dAdv", "dFda", "dFdq", "dFdv", "Fcrb", "dtau_dq", "dtau_dv", "Minv", "ddq_dq",
               "ddq_dv")
     return ddq_dq, ddq_dv, Minv
+

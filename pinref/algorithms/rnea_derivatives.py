@@ -46,21 +46,35 @@ the columns of its ancestors (``supports``). Entries outside these blocks couple
 different branches: they are zero, and neither Pinocchio nor pinref writes them (the matrix
 caches are written in place).
 
-How the code maps to the loops above (the level passes of rnea.py, whose module docstring says
-why ``x = x + y`` where C++ writes ``+=``). The forward step reads its parent in three
-statements only: oMi, v and a. Those run one tree level at a time (``level.rows``); jcalc, liMi
-and ``S_i a_i + c_J`` run for every joint before that loop, and every other statement after it,
-for every joint at once: a statement reading ``ov_parent`` or ``oa_gf_parent`` reads a parent
-whose step is complete, as in the per-joint loop. The backward step's subtree sums (oYcrb,
-doYcrb, of into the parent) run level by level, children added in Pinocchio's order (rounds);
-each joint's other statements read its own subtree sums, which are complete when its step runs
-and unchanged afterwards, and its descendants' final dFdq, dFda, dYtJ, dFdv: they run after
-that loop for every joint at once, with joint i's own dFdq taken before ``dFdq_i += J_i x*
-of_i``. The (6, nv) caches are held column first, ``(nv, *batch, 6)`` (``data.J`` is a view of
-it as ``(*batch, 6, nv)``), so a statement on the columns of every joint is one product; joint
-quantities (oYcrb, ov, of, ...) are read per column through ``Columns.row`` (the joint's row).
-The blocks ``dtau[i, sub_i]`` of every joint are the entries listed in ``Columns`` of one
-product ``J^T dF`` (``(nv, 6) x (6, nv)`` per state), written in one scatter.
+How the code maps to the loops above. Each C++ struct is one step function named after it
+(``_forward_step``: ComputeRNEADerivativesForwardStep, ``_backward_step``,
+``_gravity_forward_step``, ``_gravity_backward_step``), and each driver reads as Pinocchio's:
+set-up, the forward pass, the fext statement, the backward pass, the closing statements, the
+steps run through
+pinref/algorithms/scan.py (no hook watches these passes: they run ``steps.QUIET``). A step runs
+for every joint at once what the per-joint loop runs one joint at a time (``i`` is then the set
+of all joints, or of the joints of one tree level; rnea.py's module docstring says why ``x = x +
+y`` where C++ writes ``+=``):
+
+- the forward step reads its parent in three statements only, oMi, v and a: those run one tree
+  level at a time (``level.rows``, ``local_motions``), ``S_i a_i + c_J`` before that loop, and
+  every other statement after it for every joint at once (a statement reading ``ov_parent`` or
+  ``oa_gf_parent`` reads a parent whose step is complete, as in the per-joint loop). jcalc and
+  liMi run before the step, in the driver (``joint_calc``), and ``of_i -= oMi fext_i`` after
+  it, for every joint (nothing in the forward pass reads of);
+- the backward step's last statements, the subtree sums (oYcrb, doYcrb, of into the parent), run
+  first, level by level, children added in Pinocchio's order (rounds); each joint's other
+  statements read its own subtree sums, which are complete when its step runs and unchanged
+  afterwards, and its descendants' final dFdq, dFda, dYtJ, dFdv: they run after the sums for
+  every joint at once, with joint i's own dFdq taken before ``dFdq_i += J_i x* of_i``.
+
+What Pinocchio holds in Data between the passes, the steps hold in a ``Workspace`` named after
+the Data fields, and the driver copies it into Data at the end. The (6, nv) caches are held
+column first, ``(nv, *batch, 6)`` (``data.J`` is a view of it as ``(*batch, 6, nv)``), so a
+statement on the columns of every joint is one product; joint quantities (oYcrb, ov, of, ...)
+are read per column through ``Columns.row`` (the joint's row). The blocks ``dtau[i, sub_i]`` of
+every joint are the entries listed in ``Columns`` of one product ``J^T dF`` (``(nv, 6) x (6,
+nv)`` per state), written in one scatter.
 
 pinref keeps oYcrb and oinertias as 6x6 matrices during the passes; each body's starts as the
 matrix of Pinocchio's ``oMi.act(Y_i)`` (``world_inertia_matrices``: Symmetric3 formulas, not
@@ -76,21 +90,26 @@ import numpy as np
 
 from ..errors import ModelError
 from ..spatial import Inertia
-from ..spatial._kernels import ANGULAR, LINEAR, act_inertia_matrix, inertia_parts, skew_product
+from ..spatial._kernels import (
+    ANGULAR,
+    LINEAR,
+    act_inertia_matrix,
+    inertia_parts,
+    skew_product,
+)
 from . import scan
-from ._args import external_forces, state
+from . import steps as S
 from ._levels import (
     Walk,
+    begin,
     crf,
     crm,
     expand,
-    full,
     joint_calc,
     kind_subspace_times,
     matvec,
     tangent_rows,
     vecmat,
-    widen,
 )
 
 # --- spatial operations this module needs (private: not in spatial/ yet) ------------------------
@@ -247,7 +266,8 @@ class Columns:
     universe ; ``own``, ``plus``, ``sub``, ``anc``: the :class:`Entries` of the blocks
     ``[i, i]``, ``[i, sub+_i]``, ``[i, sub_i]``, ``[i, anc_i]`` of every joint i ;
     ``row_parent``, ``root_rows``: the same per row 1.. ; ``levels``: :class:`LevelColumns` per
-    level ; ``S``, ``groups``: see ``subspace_columns``. Built once per Tree."""
+    level (``level``: the same by Level) ; ``S``, ``groups``: see ``subspace_columns``. Built once
+    per Tree."""
 
     def __init__(self, model, tree):
         nv, pos = model.nv, tree.pos
@@ -271,6 +291,7 @@ class Columns:
         self.own, self.plus, self.anc = _pairs(own, nv), _pairs(plus, nv), _pairs(anc, nv)
         self.sub = _pairs(own + plus, nv)
         self.levels = [LevelColumns(model, level, self) for level in tree.levels]
+        self.level = dict(zip(tree.levels, self.levels))
         self.S = np.zeros((nv, 6))                       # S columns of the fixed-axis joints
         self.groups = []                                 # the other joints: S from their data
         for group in tree.kinds:
@@ -453,84 +474,122 @@ def columns_first(x):
     return moved(x, 0, -2)
 
 
+
+class Workspace:
+    """What a derivative call holds between its passes where Pinocchio holds it in Data, named
+    after the Data fields, in the layouts the passes work on; the driver copies it into Data
+    when the passes end (``publish``).
+
+    ``T``: the call's Walk ; ``C``: the model's Columns ; ``shape``: the batch shape ; a
+    ``sums`` buffer (``stack``): the caches a backward step adds into the parents side by side,
+    each a view of it, rows ``(n, *shape, ...)``: ``oYcrb``, ``doYcrb``, ``oYaba`` as 6x6,
+    ``of`` ; the (6, nv) caches ``J``, ``dJ``, ``dVdq``, ``dAdq``, ``dAdv``, ``dFda``,
+    ``dFdq``, ``dFdv`` column first, ``(nv, *shape, 6)`` ; ``oinertias`` (rows, 6x6) ; ``Xf``:
+    oMi.dualAction (rows), for the drivers' fext."""
+
+    def __init__(self, model, T, shape):
+        self.T, self.C, self.shape, self.n = T, columns(model, T), shape, model.njoints
+
+    def stack(self, *widths):
+        """A sums buffer and its views (width 36: a 6x6 per row, 6: a 6-vector)."""
+        buf, *views = packed(self.n, self.shape, *widths)
+        return [buf] + [x.reshape(x.shape[:-1] + (6, 6)) if x.shape[-1] == 36 else x
+                        for x in views]
+
+    def publish(self, data, *names):
+        """``data.name`` for each (6, nv) cache ``name`` held column first."""
+        for name in names:
+            setattr(data, name, matrix_face(getattr(self, name)))
+
+
+def _fext_step(model, w, fext):
+    """``of_i -= oMi.act(fext_i)`` for every joint (``fext_step``)."""
+    # of_i -= oMi fext_i
+    w.of[1:] -= external_world_forces(model, w.T, w.Xf[1:], fext, len(w.shape))
+
+
+def fext_step(model, w, fext, call):
+    """The driver ``call``'s ``of_i -= oMi.act(fext_i)`` after the forward step of joint i, for
+    every joint after the forward pass (nothing in that pass reads of), when fext is given."""
+    if fext is not None:
+        scan.step(S.QUIET, f"{call}: of[i] -= oMi[i].act(fext[i])", (None,), _fext_step, model,
+                  w, fext)
+
+
+def _subtree_sums(w, sums):
+    """``x_parent += x_i`` (parent > 0) for the caches side by side in ``sums``, level by level
+    from the deepest, children in Pinocchio's order (scan.add_to_parents): the last statements
+    of a backward step, which its other statements, for every joint at once, read complete."""
+    for level in reversed(w.T.levels):
+        subtree_sums_step(level, sums)
+
+
 # --- computeGeneralizedGravityDerivatives, computeStaticTorqueDerivatives -----------------------
 
 
-def _gravity_derivative_forward_step(level, data):
-    """Mirrors ComputeGeneralizedGravityDerivativeForwardStep::algo for the joints of one level,
-    the statement that reads the parent: oMi (jcalc and liMi ran before the level loop, the
-    rest runs after it: ``_gravity_derivative_forward_columns``)."""
-    world_placements_step(level, data)
-
-
-def _gravity_derivative_forward_columns(model, T, C, data, Sc, fext, shape, P):
-    """The statements of ComputeGeneralizedGravityDerivativeForwardStep::algo that read no
-    parent, for every joint after the level loop: oYcrb_i = oinertias_i = oMi Y_i, of_i, J_i,
-    dAdq_i. Returns J, dAdq column first; ``P = (Y, of)`` rows."""
-    Y, OF = P
-    X, Xf = _action_matrices(data.oMi.rotation, data.oMi.translation)
+def _gravity_forward_step(data, w):
+    """Mirrors ComputeGeneralizedGravityDerivativeForwardStep::algo for every joint (jcalc and
+    liMi ran before): oMi level by level (it reads the parent), the rest for every joint at
+    once."""
+    C, R, p = w.C, data.oMi.rotation, data.oMi.translation
+    for level in w.T.levels:
+        # oMi = oMi[parent] liMi
+        world_placements_step(level, data)
+    X, w.Xf = _action_matrices(R, p)
     # oYcrb_i = oinertias_i = oMi Y_i
-    Y[...] = world_inertia_matrices(T.tree, data.oMi.rotation, data.oMi.translation, len(shape))
-    # of_i = oYcrb_i (-gravity)   (- oMi fext_i)
+    w.oYcrb[...] = world_inertia_matrices(w.T.tree, R, p, len(w.shape))
+    w.oinertias = w.oYcrb.copy()
+    # of_i = oYcrb_i (-gravity)
     minus_gravity = data.oa_gf.vector[0]
-    OF[1:] = matvec(Y[1:], minus_gravity)
-    if fext is not None:
-        OF[1:] -= external_world_forces(model, T, Xf[1:], fext, len(shape))
+    w.of[1:] = matvec(w.oYcrb[1:], minus_gravity)
     # J_i = oMi S_i ;  dAdq_i = (-gravity) x J_i
-    J = mv(X[C.row], Sc)
-    return J, matvec(crm(minus_gravity), J)
+    w.J = mv(X[C.row], subspace_columns(C, data, w.shape))
+    w.dAdq = matvec(crm(minus_gravity), w.J)
 
 
-def _gravity_derivative_backward_columns(C, Y, OF, J, dAdq, dg_dq):
-    """The statements of ComputeGeneralizedGravityDerivativeBackwardStep::algo other than the
-    subtree sums, for every joint after the level loop (they read the joint's complete subtree
-    sums): dFdq, dg, Ag, g; returns (g, dFdq, Ag) column first / ``(*batch, nv)``."""
-    Ycol, of_col = Y[C.row], OF[C.row]
+def _gravity_backward_step(data, w, torque, dg_dq):
+    """Mirrors ComputeGeneralizedGravityDerivativeBackwardStep::algo for every joint; writes
+    ``data.<torque>`` (g or tau, as the driver chooses) and dg_dq. Its last statements, the
+    subtree sums, run first (``_subtree_sums``)."""
+    # oYcrb_parent += oYcrb_i ;  of_parent += of_i   (parent > 0)
+    _subtree_sums(w, w.sums)
+    C, J, dAdq = w.C, w.J, w.dAdq
+    Ycol, of_col = w.oYcrb[C.row], w.of[C.row]
+    Jt = columns_first(J)
     # dFdq_i = oYcrb_i dAdq_i ;  dg[i, sub_i] = J_i^T dFdq[sub_i]   (own block: before the +=)
     dFdq = mv(Ycol, dAdq)
-    Jt = columns_first(J)
     write_blocks(dg_dq, C.own, Jt @ matrix_face(dFdq))
     # dFdq_i += J_i x* of_i
-    dFdq = dFdq + mv(_force_cross_matrix(of_col), J)
-    write_blocks(dg_dq, C.plus, Jt @ matrix_face(dFdq))
+    w.dFdq = dFdq + mv(_force_cross_matrix(of_col), J)
+    write_blocks(dg_dq, C.plus, Jt @ matrix_face(w.dFdq))
     # Ag_i = oYcrb_i J_i ;  dg[i, anc_i] = Ag_i^T dAdq[anc_i]
-    Ag = mv(Ycol, J)
-    write_blocks(dg_dq, C.anc, columns_first(Ag) @ matrix_face(dAdq))
+    w.Ag = mv(Ycol, J)
+    write_blocks(dg_dq, C.anc, columns_first(w.Ag) @ matrix_face(dAdq))
     # g_i = J_i^T of_i
-    g = moved(np.vecdot(J, of_col), 0, -1)
-    return g, dFdq, Ag
+    setattr(data, torque, moved(np.vecdot(J, of_col), 0, -1))
 
 
-def _static_torque_derivatives(model, data, q, fext, call):
-    """The two passes shared by the gravity and static-torque derivatives; returns (g, dg_dq)."""
-    q, _, shape = state(model, q, data=data)
-    (q,) = full(shape, q)
-    fext = external_forces(model, fext, shape)
+def _static_torque_derivatives(model, data, q, fext, call, torque):
+    """computeGeneralizedGravityDerivatives and computeStaticTorqueDerivatives (``call``): the
+    torques into ``data.<torque>``; returns dg_dq."""
+    T, shape, q, fext = begin(model, data, ("liMi", "oMi", "oa_gf", "of"), q, fext=fext)
     model.check_compact_subtrees(call)
-    nv, n = model.nv, model.njoints
-    widen(data, shape, "liMi", "oMi", "oa_gf", "of")
+    w = Workspace(model, T, shape)
+    w.sums, w.oYcrb, w.of = w.stack(36, 6)
     data.oa_gf[0] = -model.gravity
-    T = Walk(model, q, None)
-    C = columns(model, T)
-    dg_dq = np.zeros(shape + (nv, nv))
+    dg_dq = np.zeros(shape + (model.nv, model.nv))
     # jcalc(q) ; liMi = jointPlacements[i] M_J   (every joint: no parent read)
     joint_calc(T, data, q, None, shape)
-    for level in T.levels:
-        _gravity_derivative_forward_step(level, data)
-    buf, Yv, OF = packed(n, shape, 36, 6)
-    Y = Yv.reshape(Yv.shape[:-1] + (6, 6))
-    Sc = subspace_columns(C, data, shape)
-    J, dAdq = _gravity_derivative_forward_columns(model, T, C, data, Sc, fext, shape, (Y, OF))
-    oinertias = Y.copy()
-    for level in reversed(T.levels):
-        # oYcrb_parent += oYcrb_i ;  of_parent += of_i
-        subtree_sums_step(level, buf)
-    g, dFdq, Ag = _gravity_derivative_backward_columns(C, Y, OF, J, dAdq, dg_dq)
-    data.of.vector[1:] = OF[1:]
-    data.J, data.dAdq, data.dFdq, data.Ag = map(matrix_face, (J, dAdq, dFdq, Ag))
-    _store_world_inertias(data, T.tree.pos, oinertias, Y)
-    data.mark(call, "liMi", "oMi", "oinertias", "oYcrb", "of", "J", "dAdq", "dFdq", "Ag")
-    return g, dg_dq
+    scan.forward(S.QUIET, "ComputeGeneralizedGravityDerivativeForwardStep", T,
+                 _gravity_forward_step, data, w)
+    fext_step(model, w, fext, call)
+    scan.step(S.QUIET, "ComputeGeneralizedGravityDerivativeBackwardStep", T.tree.order_ids[::-1],
+              _gravity_backward_step, data, w, torque, dg_dq)
+    data.of.vector[1:] = w.of[1:]
+    w.publish(data, "J", "dAdq", "dFdq", "Ag")
+    _store_world_inertias(data, T.tree.pos, w.oinertias, w.oYcrb)
+    data.mark(call, "liMi", "oMi", "oinertias", "oYcrb", "of", "J", "dAdq", "dFdq", "Ag", torque)
+    return dg_dq
 
 
 def computeGeneralizedGravityDerivatives(model, data, q):
@@ -550,11 +609,8 @@ def computeGeneralizedGravityDerivatives(model, data, q):
     sums of oYcrb (-gravity)), J, dAdq (gravity included: Pinocchio does not take it back out
     here), dFdq, Ag, g (the gravity torques), oa_gf[0] = -gravity and the joints' M, S.
     """
-    g, dg_dq = _static_torque_derivatives(model, data, q, None,
-                                          "computeGeneralizedGravityDerivatives")
-    data.g = g
-    data.mark("computeGeneralizedGravityDerivatives", "g")
-    return dg_dq
+    return _static_torque_derivatives(model, data, q, None,
+                                      "computeGeneralizedGravityDerivatives", "g")
 
 
 def computeStaticTorqueDerivatives(model, data, q, fext):
@@ -576,20 +632,17 @@ def computeStaticTorqueDerivatives(model, data, q, fext):
     what computeGeneralizedGravityDerivatives writes, with ``of`` including ``-oMi fext``, and
     ``tau`` (the static torque) instead of ``g``.
     """
-    tau, dtau_dq = _static_torque_derivatives(model, data, q, fext,
-                                              "computeStaticTorqueDerivatives")
-    data.tau = tau
-    data.mark("computeStaticTorqueDerivatives", "tau")
-    return dtau_dq
+    return _static_torque_derivatives(model, data, q, fext, "computeStaticTorqueDerivatives",
+                                      "tau")
 
 
 # --- computeRNEADerivatives ----------------------------------------------------------------------
 
 
-def _rnea_derivatives_forward_step(level, kin, Sa_c, data):
-    """Mirrors ComputeRNEADerivativesForwardStep::algo for the joints of one level, the
-    statements that read the parent: oMi, v, a (LOCAL). jcalc, liMi and S_i a_i + c_J ran
-    before the level loop; the rest runs after it (``_rnea_derivatives_forward_columns``)."""
+def _forward_step_level(level, kin, Sa_c, data):
+    """The statements of ComputeRNEADerivativesForwardStep::algo (and of CentroidalDynDerivatives-
+    ForwardStep) that read the parent, for the joints of one level: oMi, v, a (LOCAL;
+    ``Sa_c = S_i a_i + c_J``)."""
     i, p = level.rows, level.parent_rows
     V, A = data.v.vector, data.a.vector
     X, vJ = kin.X[i], kin.vJ[i]
@@ -606,81 +659,88 @@ def _rnea_derivatives_forward_step(level, kin, Sa_c, data):
         A[i] = Sa_c[i] + matvec(crm(vJ), vJ)
 
 
-def forward_levels(model, data, q, v, a, shape):
-    """The start of ComputeRNEADerivativesForwardStep (and of CentroidalDynDerivativesForward-
-    Step, the same statements) for every joint: jcalc, liMi and ``S_i a_i + c_J`` (no parent
-    read), then oMi, v, a level by level. Returns the call's Walk and the model's Columns."""
-    T = Walk(model, q, v)
-    C = columns(model, T)
-    # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] M_J ; S_i a_i + c_J
-    # (every joint: no parent read)
-    kin = joint_calc(T, data, q, v, shape)
+def local_motions(T, kin, data, a, shape):
+    """The first statements of ComputeRNEADerivativesForwardStep::algo (and of CentroidalDyn-
+    DerivativesForwardStep) after jcalc and liMi: ``S_i a_i + c_J`` for every joint (no parent
+    read), then oMi, v, a level by level."""
+    # S_i a_i + c_J
     Sa_c = kind_subspace_times(T, data, tangent_rows(a), shape)
     if kin.c is not None:
         Sa_c = Sa_c + kin.c
     for level in T.levels:
         # oMi = oMi[parent] liMi ;  v_i ;  a_i
-        _rnea_derivatives_forward_step(level, kin, Sa_c, data)
-    return T, C
+        _forward_step_level(level, kin, Sa_c, data)
 
 
-def _rnea_derivatives_forward_columns(model, T, C, data, Sc, fext, shape, P):
-    """The statements of ComputeRNEADerivativesForwardStep::algo after oMi, v and a, for every
-    joint after the level loop: ov, oa, oa_gf, oYcrb = oinertias, oh, of, J and (see
-    ``motion_derivative_columns``) dJ, dVdq, dAdq, dAdv, doYcrb. ``P = (Y, dY, of)``: rows
-    of the buffer the backward pass sums. Returns J, dJ, dVdq, dAdq, dAdv column first."""
-    Y, dY, OF = P
+def forward_levels(model, data, q, v, a, shape):
+    """jcalc, liMi and ``local_motions`` for every joint (CentroidalDynDerivativesForwardStep's
+    first statements). Returns the call's Walk and the model's Columns."""
+    T = Walk(model, q, v)
+    # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] M_J   (every joint)
+    kin = joint_calc(T, data, q, v, shape)
+    local_motions(T, kin, data, a, shape)
+    return T, columns(model, T)
+
+
+def _forward_step(model, data, w, kin, a):
+    """Mirrors ComputeRNEADerivativesForwardStep::algo for every joint (jcalc and liMi ran
+    before: ``kin``): oMi, v, a level by level (``local_motions``), the rest for every joint at
+    once, each statement reading a parent whose step is complete."""
+    C, R, p = w.C, data.oMi.rotation, data.oMi.translation
     OV, OA, OA_GF, OH = data.ov.vector, data.oa.vector, data.oa_gf.vector, data.oh.vector
-    X, Xf = _action_matrices(data.oMi.rotation, data.oMi.translation)
+    # oMi = oMi[parent] liMi ;  v_i = v_J + liMi^-1 v_parent ;
+    # a_i = S_i a_i + c_J + v_i x v_J + liMi^-1 a_parent
+    local_motions(w.T, kin, data, a, w.shape)
+    X, w.Xf = _action_matrices(R, p)
+    # oYcrb_i = oinertias_i = oMi Y_i
+    w.oYcrb[...] = world_inertia_matrices(w.T.tree, R, p, len(w.shape))
+    w.oinertias = w.oYcrb.copy()
     # ov_i = oMi v_i ;  oa_i = oMi a_i ;  oa_gf_i = oa_i - gravity
     OV[1:] = mv(X[1:], data.v.vector[1:])
     OA[1:] = mv(X[1:], data.a.vector[1:])
     OA_GF[1:] = OA[1:] - model.gravity.vector
-    # oYcrb_i = oinertias_i = oMi Y_i
-    Y[...] = world_inertia_matrices(T.tree, data.oMi.rotation, data.oMi.translation, len(shape))
-    # oh_i = oYcrb_i ov_i ;  of_i = oYcrb_i oa_gf_i + ov_i x* oh_i   (- oMi fext_i)
-    OH[1:] = mv(Y[1:], OV[1:])
-    OF[1:] = mv(Y[1:], OA_GF[1:]) + mv(crf(OV[1:]), OH[1:])
-    if fext is not None:
-        OF[1:] -= external_world_forces(model, T, Xf[1:], fext, len(shape))
+    # oh_i = oYcrb_i ov_i ;  of_i = oYcrb_i oa_gf_i + ov_i x* oh_i
+    OH[1:] = mv(w.oYcrb[1:], OV[1:])
+    w.of[1:] = mv(w.oYcrb[1:], OA_GF[1:]) + mv(crf(OV[1:]), OH[1:])
     # J_i = oMi S_i
-    J = mv(X[C.row], Sc)
-    return (J,) + motion_derivative_columns(C, data, Y, dY, J)
+    w.J = mv(X[C.row], subspace_columns(C, data, w.shape))
+    # dJ_i ;  dVdq_i ;  dAdq_i ;  dAdv_i ;  doYcrb_i   (motion_derivative_columns)
+    w.dJ, w.dVdq, w.dAdq, w.dAdv = motion_derivative_columns(C, data, w.oYcrb, w.doYcrb, w.J)
 
 
-def _rnea_derivatives_backward_columns(C, Y, dY, OF, cols, data, shape, out):
-    """The statements of ComputeRNEADerivativesBackwardStep::algo other than the subtree sums,
-    for every joint after the level loop (they read the joint's complete subtree sums and its
-    descendants' final columns): tau, dFda, dFdq, dYtJ, dFdv and the blocks of dtau_dq,
-    dtau_dv, dtau_da. Returns (tau, dFda, dFdq, dFdv, dYtJ), columns first."""
-    J, _, dVdq, dAdq, dAdv = cols
-    dtau_dq, dtau_dv, dtau_da = out
-    Ycol, dYcol, of_col = Y[C.row], dY[C.row], OF[C.row]
+def _backward_step(data, w):
+    """Mirrors ComputeRNEADerivativesBackwardStep::algo for every joint (``data.dtau_dq``,
+    ``data.dtau_dv``, ``data.M`` written in place). Its last statements, the subtree sums, run
+    first (``_subtree_sums``); the others read joint i's complete sums and its descendants'
+    final columns."""
+    # oYcrb_parent += oYcrb_i ;  doYcrb_parent += doYcrb_i ;  of_parent += of_i   (parent > 0)
+    _subtree_sums(w, w.sums)
+    C, J, dVdq, dAdq, dAdv = w.C, w.J, w.dVdq, w.dAdq, w.dAdv
+    Ycol, dYcol, of_col = w.oYcrb[C.row], w.doYcrb[C.row], w.of[C.row]
     Jt = columns_first(J)
     # tau_i = J_i^T of_i
-    tau = moved(np.vecdot(J, of_col), 0, -1)
+    data.tau = moved(np.vecdot(J, of_col), 0, -1)
     # dFda_i = oYcrb_i J_i ;  dtau_da[i, sub_i] = J_i^T dFda[sub_i]
-    dFda = mv(Ycol, J)
-    write_blocks(dtau_da, C.sub, Jt @ matrix_face(dFda))
+    w.dFda = mv(Ycol, J)
+    write_blocks(data.M, C.sub, Jt @ matrix_face(w.dFda))
     # dFdq_i = oYcrb_i dAdq_i + doYcrb_i dVdq_i ;  dYtJ_i = doYcrb_i^T J_i
     dFdq = mv(Ycol, dAdq) + mv(dYcol, dVdq)
-    dYtJ = vecmat(J, dYcol)
+    w.dYtJ = vecmat(J, dYcol)
     # dtau_dq[sub+_i, i] = dFda[sub+_i]^T dAdq_i + dYtJ[sub+_i]^T dVdq_i
-    dFda_t, dYtJ_t = columns_first(dFda), columns_first(dYtJ)
-    write_blocks(dtau_dq, C.plus, dFda_t @ matrix_face(dAdq) + dYtJ_t @ matrix_face(dVdq),
+    dFda_t, dYtJ_t = columns_first(w.dFda), columns_first(w.dYtJ)
+    write_blocks(data.dtau_dq, C.plus, dFda_t @ matrix_face(dAdq) + dYtJ_t @ matrix_face(dVdq),
                  transpose=True)
     # dtau_dq[i, sub_i] = J_i^T dFdq[sub_i] ;  dFdq_i += J_i x* of_i
-    write_blocks(dtau_dq, C.own, Jt @ matrix_face(dFdq))
-    dFdq = dFdq + mv(_force_cross_matrix(of_col), J)
-    write_blocks(dtau_dq, C.plus, Jt @ matrix_face(dFdq))
+    write_blocks(data.dtau_dq, C.own, Jt @ matrix_face(dFdq))
+    w.dFdq = dFdq + mv(_force_cross_matrix(of_col), J)
+    write_blocks(data.dtau_dq, C.plus, Jt @ matrix_face(w.dFdq))
     # dFdv_i = doYcrb_i J_i + oYcrb_i dAdv_i
-    dFdv = mv(dYcol, J) + mv(Ycol, dAdv)
+    w.dFdv = mv(dYcol, J) + mv(Ycol, dAdv)
     # dtau_dv[sub+_i, i] = dFda[sub+_i]^T dAdv_i + dYtJ[sub+_i]^T J_i
-    write_blocks(dtau_dv, C.plus, dFda_t @ matrix_face(dAdv) + dYtJ_t @ matrix_face(J),
+    write_blocks(data.dtau_dv, C.plus, dFda_t @ matrix_face(dAdv) + dYtJ_t @ matrix_face(J),
                  transpose=True)
     # dtau_dv[i, sub_i] = J_i^T dFdv[sub_i]
-    write_blocks(dtau_dv, C.sub, Jt @ matrix_face(dFdv))
-    return tau, dFda, dFdq, dFdv, dYtJ
+    write_blocks(data.dtau_dv, C.sub, Jt @ matrix_face(w.dFdv))
 
 
 def computeRNEADerivatives(model, data, q, v, a, fext=None):
@@ -712,45 +772,37 @@ def computeRNEADerivatives(model, data, q, v, a, fext=None):
     References: Carpentier & Mansard, "Analytical derivatives of rigid body dynamics
     algorithms", RSS 2018.
     """
-    q, arrays, shape = state(model, q, data=data, v=v, a=a)
-    q, v, a = full(shape, q, arrays["v"], arrays["a"])
-    fext = external_forces(model, fext, shape)
+    T, shape, q, v, a, fext = begin(model, data, ("liMi", "oMi", "v", "a", "ov", "oa", "oa_gf",
+                                                  "oh", "of", "doYcrb", "Fcrb"),
+                                    q, v=v, a=a, fext=fext)
     model.check_compact_subtrees("computeRNEADerivatives")
     _check_linear_gravity(model, "computeRNEADerivatives")
-    nv, n = model.nv, model.njoints
-    widen(data, shape, "liMi", "oMi", "v", "a", "ov", "oa", "oa_gf", "oh", "of", "doYcrb",
-          "Fcrb")
+    nv = model.nv
+    w = Workspace(model, T, shape)
+    w.sums, w.oYcrb, w.doYcrb, w.of = w.stack(36, 36, 6)
     data.oa_gf[0] = -model.gravity
-    out = data.dtau_dq, data.dtau_dv, data.M = [
-        _in_place(getattr(data, name), shape + (nv, nv)) for name in ("dtau_dq", "dtau_dv", "M")]
-    T, C = forward_levels(model, data, q, v, a, shape)
-    buf, Yv, dYv, OF = packed(n, shape, 36, 36, 6)
-    Y, dY = (x.reshape(x.shape[:-1] + (6, 6)) for x in (Yv, dYv))
-    cols = _rnea_derivatives_forward_columns(model, T, C, data, subspace_columns(C, data, shape),
-                                             fext, shape, (Y, dY, OF))
-    oinertias = Y.copy()
-    for level in reversed(T.levels):
-        # oYcrb_parent += oYcrb_i ;  doYcrb_parent += doYcrb_i ;  of_parent += of_i
-        subtree_sums_step(level, buf)
-    tau, dFda, dFdq, dFdv, dYtJ = _rnea_derivatives_backward_columns(C, Y, dY, OF, cols, data,
-                                                                      shape, out)
-    J, dJ, dVdq, dAdq, dAdv = cols
-    # dAdq.linear += gravity_lin x J.angular   (every column)
-    dAdq[..., LINEAR] += matvec(_gravity_cross(model), J[..., ANGULAR])
-    # tau += armature * a ;  diag(dtau_da) += armature ;  dtau_da lower = upper^T
-    data.tau = tau + model.armature * a
-    dtau_da = data.M
-    diag = np.arange(nv)
-    dtau_da[..., diag, diag] += model.armature
-    lower = np.tril_indices(nv, -1)
-    dtau_da[..., lower[0], lower[1]] = dtau_da[..., lower[1], lower[0]]
-    data.doYcrb.matrix[1:] = dY[1:]
-    data.of.vector[1:] = OF[1:]
-    data.Fcrb.matrix[0] = matrix_face(dYtJ)
-    (data.J, data.dJ, data.dVdq, data.dAdq, data.dAdv, data.dFda, data.dFdq,
-     data.dFdv) = map(matrix_face, (J, dJ, dVdq, dAdq, dAdv, dFda, dFdq, dFdv))
-    _store_world_inertias(data, T.tree.pos, oinertias, Y)
+    data.dtau_dq, data.dtau_dv, data.M = (_in_place(getattr(data, name), shape + (nv, nv))
+                                          for name in ("dtau_dq", "dtau_dv", "M"))
+    # jcalc(q, v) -> M_J, S_i, v_J, c_J ; liMi = jointPlacements[i] M_J   (every joint)
+    kin = joint_calc(T, data, q, v, shape)
+    scan.forward(S.QUIET, "ComputeRNEADerivativesForwardStep", T, _forward_step, model, data, w,
+                 kin, a)
+    fext_step(model, w, fext, "computeRNEADerivatives")
+    scan.step(S.QUIET, "ComputeRNEADerivativesBackwardStep", T.tree.order_ids[::-1],
+              _backward_step, data, w)
+    # dAdq.linear += gravity_lin x J.angular   (every column: gravity taken back out)
+    w.dAdq[..., LINEAR] += matvec(_gravity_cross(model), w.J[..., ANGULAR])
+    # tau += armature * a ;  diag(dtau_da) += armature ;  dtau_da lower = upper^T (the binding)
+    data.tau = data.tau + model.armature * a
+    diag, lower = np.arange(nv), np.tril_indices(nv, -1)
+    data.M[..., diag, diag] += model.armature
+    data.M[..., lower[0], lower[1]] = data.M[..., lower[1], lower[0]]
+    data.doYcrb.matrix[1:] = w.doYcrb[1:]
+    data.of.vector[1:] = w.of[1:]
+    data.Fcrb.matrix[0] = matrix_face(w.dYtJ)
+    w.publish(data, "J", "dJ", "dVdq", "dAdq", "dAdv", "dFda", "dFdq", "dFdv")
+    _store_world_inertias(data, T.tree.pos, w.oinertias, w.oYcrb)
     data.mark("computeRNEADerivatives", "liMi", "oMi", "v", "a", "ov", "oa", "oa_gf", "oh",
               "oinertias", "oYcrb", "doYcrb", "of", "J", "dJ", "dVdq", "dAdq", "dAdv", "dFda",
               "dFdq", "dFdv", "tau", "dtau_dq", "dtau_dv", "M")
-    return data.dtau_dq.copy(), data.dtau_dv.copy(), dtau_da.copy()
+    return data.dtau_dq.copy(), data.dtau_dv.copy(), data.M.copy()
