@@ -2,6 +2,7 @@
 
 import enum
 import operator
+import weakref
 
 import numpy as np
 
@@ -66,17 +67,30 @@ def state(model, q, *, data=NO_DATA, **tangent):
 
 def check_model(model, data=NO_DATA):
     """``check_data``, then an armature of nv finite non-negative numbers and a finite gravity;
-    otherwise a typed error saying what to pass."""
+    otherwise a typed error saying what to pass. Values equal to the model's last checked ones
+    (their bytes) pass without the checks' NumPy calls."""
     check_data(model, data)
-    armature = model.armature
+    armature, gravity = model.armature, model.gravity.vector
+    if type(armature) is np.ndarray and armature.shape == (model.nv,) and \
+            armature.dtype == np.float64 and gravity.shape == (6,):
+        values = armature.tobytes() + gravity.tobytes()
+        known = _CHECKED.get(id(model))
+        if known is not None and known[0]() is model and known[1] == values:
+            return
     # min >= 0 refuses NaN too (a NaN minimum compares False)
     if (not isinstance(armature, np.ndarray) or armature.shape != (model.nv,)
             or (model.nv and not (armature.min() >= 0 and all_finite(armature)))):
         raise ShapeError(f"model.armature: expected {model.nv} finite non-negative numbers "
                          f"(one per velocity entry), got {armature!r}")
-    gravity = model.gravity.vector
     if gravity.shape != (6,) or not all_finite(gravity):
         raise NonFiniteError(f"model.gravity: expected one finite Motion, got {model.gravity!r}")
+    if armature.dtype == np.float64:
+        key = id(model)
+        _CHECKED[key] = (weakref.ref(model, lambda _: _CHECKED.pop(key, None)),
+                         armature.tobytes() + gravity.tobytes())
+
+
+_CHECKED = {}   # id(model) -> (weak reference to it, its armature and gravity bytes that passed)
 
 
 def check_data(model, data=NO_DATA):

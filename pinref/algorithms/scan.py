@@ -23,6 +23,8 @@ an algorithm hands it step functions:
 def step(call, step, joints, fn, *args):
     """``fn(*args)`` as the step ``step`` of the joints ``joints`` (ids; ``(None,)`` for a
     statement of no joint), reported when it returns."""
+    if not call.hooks:
+        return fn(*args)
     out = call.run(step, fn, *args)
     call.done(step, joints)
     return out
@@ -34,6 +36,8 @@ def forward(call, step_, T, fn, *args, then=None):
     followed by ``then = (step, fn, *args)`` (the fext overload's ``f_i -= fext_i``, run as
     ``fn(level, *args)``) when given."""
     out = call.run(step_, fn, *args)
+    if not call.hooks and then is None:
+        return out
     for level in T.levels:
         call.done(step_, level.forward_ids)
         if then is not None:
@@ -46,6 +50,12 @@ def backward(call, step_, T, fn, *args):
     the hooks), deepest first; fn returns what its joints add into their parents (``((target,
     values), ...)``, ``values`` with the level's joints first) or None, and the scan adds it
     round by round (module docstring), reporting the joints of each round."""
+    if not call.hooks:                  # no hook watches: the same additions, unreported
+        for level in reversed(T.levels):
+            additions = fn(level, *args)
+            if additions is not None:
+                add_to_parents(level, *additions)
+        return
     for level in reversed(T.levels):
         call.run(step_, _backward_level, call, step_, level, fn, args)
 

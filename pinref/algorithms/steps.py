@@ -216,6 +216,8 @@ class Call:
 class _Quiet:
     """The ``call`` of the drivers that no hook watches (nonLinearEffects, gravity, ...)."""
 
+    hooks = ()
+
     def run(self, step, fn, *args):
         return fn(*args)
 

@@ -414,6 +414,9 @@ class Model:
         q = self.check_vector(q, name, self.nq, "model.nq")
         for jmodel, unit in _unit_parts(self):
             seg = q[..., jmodel.idx_q + unit.start:jmodel.idx_q + unit.stop]
+            squared = np.vecdot(seg, seg)
+            if seg.ndim == 1 and _SQUARED_NORM_INSIDE[0] < squared < _SQUARED_NORM_INSIDE[1]:
+                continue            # (the squared norm decides, away from the bounds: one call)
             norm = np.sqrt((seg * seg).sum(-1))
             if (abs(norm - 1.0) > UNIT_NORM_TOLERANCE).any():
                 kind = "quaternion" if unit.stop - unit.start == 4 else "(cos, sin) pair"
@@ -422,6 +425,11 @@ class Model:
                     UNIT_NORM_TOLERANCE, "call pinref.normalize(model, q) first")
         return q
 
+
+# Squared norms strictly inside these pass the check above whatever the rounding of sqrt and
+# the sum (a margin of 1e-12, ten thousand times that rounding)
+_SQUARED_NORM_INSIDE = ((1.0 - UNIT_NORM_TOLERANCE) ** 2 * (1.0 + 1e-12),
+                        (1.0 + UNIT_NORM_TOLERANCE) ** 2 * (1.0 - 1e-12))
 
 _UNIT_PARTS = {}   # id(model) -> (weak reference to it, its joints, own lie groups, parts)
 
