@@ -422,6 +422,9 @@ def computeABADerivatives(model, data, q, v, tau, fext=None):
         scan.backward(S.QUIET, "ComputeABADerivativesBackwardStep1", T, _backward_step1, model,
                       data, w)
     except NotPositiveDefiniteError as err:
+        # no half-written result that looks valid: ddq, u NaN (as aba leaves them)
+        data.ddq[...] = np.nan
+        data.u[...] = np.nan
         raise named_joint_error(err, model, "computeABADerivatives") from None
     data.Fcrb.matrix[0] = matrix_face(w.F)
     scan.forward(S.QUIET, "ComputeABADerivativesForwardStep2", T, _forward_step2, model, data, w)

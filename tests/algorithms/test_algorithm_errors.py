@@ -164,3 +164,14 @@ def test_singular_block_leaves_nan_not_a_valid_looking_ddq(convention):
     with pytest.raises(errors.NotPositiveDefiniteError):
         pinref.aba(model, data, np.zeros(2), np.zeros(2), np.zeros(2), convention=convention)
     assert np.all(np.isnan(data.ddq)) and np.all(np.isnan(data.u))
+
+
+def test_singular_block_in_aba_derivatives_leaves_nan():
+    model = pinref.Model()
+    j1 = model.addJoint(0, pinref.JointModelRX(), pinref.SE3.Identity(), "shoulder")
+    model.appendBodyToJoint(j1, pinref.Inertia.Random())
+    model.addJoint(j1, pinref.JointModelRY(), pinref.SE3.Identity(), "massless_tip")
+    data = pinref.Data(model)
+    with pytest.raises(errors.NotPositiveDefiniteError, match="massless_tip"):
+        pinref.computeABADerivatives(model, data, np.zeros(2), np.zeros(2), np.ones(2))
+    assert np.all(np.isnan(data.ddq)) and np.all(np.isnan(data.u))
