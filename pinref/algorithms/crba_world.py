@@ -30,8 +30,8 @@ How the code maps to the loops above (crba.py's module docstring): the forward s
 parent in oMi only, run level by level; J and oYcrb run for every joint at once after that loop.
 The backward step runs level by level: a level's Ag columns in one product, its block rows of M
 as one product ``J_level^T Ag`` read at the entries ``[i, sub_i]`` of its joints (index arrays
-built once per model's Tree, ``_level_blocks``), then the subtree sums round by round in
-Pinocchio's order. J and Ag are held column first, ``(nv, *batch, 6)`` (``data.J``, ``data.Ag``
+built once per model's Tree, ``_level_blocks``); the scan (pinref/algorithms/scan.py) adds the
+subtree sums into the parents in Pinocchio's order. J and Ag are held column first, ``(nv, *batch, 6)`` (``data.J``, ``data.Ag``
 are views of them as ``(*batch, 6, nv)``); oYcrb as 6x6 matrices during the passes
 (rnea_derivatives.py).
 """
@@ -41,9 +41,10 @@ import weakref
 import numpy as np
 
 from ..spatial._kernels import ANGULAR, LINEAR, se3_action
+from . import scan
 from . import steps as S
-from ._args import state, writable
-from ._levels import Walk, full, joint_calc
+from ._args import writable
+from ._levels import begin, joint_calc
 from .rnea_derivatives import (_inertia_from_matrix, _InertiasFromMatrices,
                                columns, columns_first, matrix_face, mv, subspace_columns,
                                world_inertia_matrices, world_placements_step)
@@ -70,68 +71,65 @@ def _level_blocks(model, tree):
     return built
 
 
-def _crba_world_forward_step(call, T, C, data, shape):
+def _init_step(T, Y, data):
+    """``oYcrb[0].setZero()``, before the forward loop of crbaWorldConvention."""
+    # oYcrb_0 = 0
+    Y[0] = 0.0
+    _publish(data, T, Y)
+
+
+def _crba_world_forward_step(T, C, J, Y, data, shape):
     """Mirrors CrbaWorldConventionForwardStep::algo: oMi level by level (it reads the parent),
-    then J and oYcrb for every joint at once (jcalc and liMi ran before). Returns J and oYcrb
-    (rows, 6x6)."""
+    then J and oYcrb for every joint at once (jcalc and liMi ran before); writes J and oYcrb
+    (rows, 6x6) in place."""
     for level in T.levels:
         # oMi = oMi[parent] liMi
         world_placements_step(level, data)
-    X = se3_action(data.oMi.rotation, data.oMi.translation)
+    R, p = data.oMi.rotation, data.oMi.translation
     # J[:, cols_i] = oMi S_i
-    J = mv(X[C.row], subspace_columns(C, data, shape))
-    data.J = matrix_face(J)
-    # oYcrb_i = oMi Y_i ;  oYcrb_0 = 0
-    Y = world_inertia_matrices(T.tree, data.oMi.rotation, data.oMi.translation, len(shape))
-    Y[0] = 0.0
-    _publish(data, T, Y)
-    call.done(S.CRBA_WORLD_FORWARD, T.tree.order_ids)
-    return J, Y
+    J[...] = mv(se3_action(R, p)[C.row], subspace_columns(C, data, shape))
+    # oYcrb_i = oMi Y_i
+    Y[1:] = world_inertia_matrices(T.tree, R[1:], p[1:], len(shape), slice(1, None))
 
 
-def _publish(data, T, Y):
-    """``data.oYcrb`` as the Inertia of the rows of ``Y`` as they are now (each read off its
-    matrix when first accessed, so it is published anew after Y changes)."""
-    data.oYcrb = _InertiasFromMatrices(Y, T.tree.pos, None)
+def _publish(data, T, Y, live=True):
+    """``data.oYcrb`` as the Inertia of the rows of ``Y``: read off Y at every access while the
+    passes change Y (``live``: a hook sees each stop's values), then each entry read once."""
+    data.oYcrb = _InertiasFromMatrices(Y, T.tree.pos, None, live)
 
 
-def _crba_world_backward_step(call, level, blocks, T, C, J, Y, Ag, data):
-    """Mirrors CrbaWorldConventionBackwardStep::algo for the joints of one level: their Ag
-    columns and block rows of M, then their composite inertias added into their parents'."""
+def _crba_world_backward_step(level, blocks, C, J, Y, Ag, data):
+    """Mirrors CrbaWorldConventionBackwardStep::algo for the joints i of one level: their Ag
+    columns and block rows of M; returns ``oYcrb[parent] += oYcrb_i`` for the scan to add."""
     cols = level.v_index
     Jl = J[cols]
     # Ag[:, cols_i] = oYcrb_i J[:, cols_i]
     Ag[cols] = mv(Y[C.row[cols]], Jl)
     # M[cols_i, sub_i] = J[:, cols_i]^T Ag[:, sub_i]
-    local, rows, sub = blocks
+    local, rows, sub = blocks[level.index]
     JtAg = columns_first(Jl) @ matrix_face(Ag)                       # (*batch, K, nv)
     data.M[..., rows, sub] = JtAg[..., local, sub]
-    i = level.rows
-    for children, parents, ids in level.rounds:
-        # oYcrb_parent += oYcrb_i
-        Y[parents] = Y[parents] + Y[i][children]
-        _publish(data, T, Y)
-        call.done(S.CRBA_WORLD_BACKWARD, ids)
+    # oYcrb[parent] += oYcrb_i   (parent 0 included)
+    return ((Y, Y[level.rows]),)
 
 
-def _armature_step(call, model, data):
+def _armature_step(model, data):
     """``M.diagonal() += armature``, after the backward pass of crbaWorldConvention."""
     # diag(M) += armature
     diagonal = np.einsum("...ii->...i", data.M)                    # a writable view
     diagonal += model.armature
-    call.done(S.CRBA_WORLD_ARMATURE, (None,))
 
 
-def _centroidal_step(call, Y, Ag, data, shape):
+def _centroidal_step(T, Y, Ag, data, shape):
     """The end of crbaWorldConvention: the total mass and centre of mass from oYcrb[0], and
     Ag moved from the world origin to the centre of mass."""
+    _publish(data, T, Y, live=False)
     total = _inertia_from_matrix(Y[0])
     # mass[0] = oYcrb[0].mass ;  com[0] = oYcrb[0].lever
     data.mass[0] = total.mass if shape else float(total.mass)
     data.com[0] = total.lever
     # Ag_ang[:, k] += Ag_lin[:, k] x com[0]
     Ag[..., ANGULAR] += np.cross(Ag[..., LINEAR], total.lever)
-    call.done(S.CRBA_WORLD_CENTROIDAL, (None,))
 
 
 def crba_world_upper(model, data, q, call):
@@ -143,26 +141,23 @@ def crba_world_upper(model, data, q, call):
     runs it). Writes liMi, oMi, J, oYcrb (subtree composites, [0] the whole robot),
     Ag (about the centre of mass), M, mass[0], com[0] and the joints' M, S. Returns data.M.
     """
-    q, _, shape = state(model, q, data=data)
-    (q,) = full(shape, q)
-    T = Walk(model, q, None)
+    T, shape, q = begin(model, data, ("liMi", "oMi"), q)
     C = columns(model, T)
     blocks = _level_blocks(model, T.tree)
     data.M = writable(data.M, shape + (model.nv, model.nv))
-    data.liMi.widen(shape)
-    data.oMi.widen(shape)
+    # J and Ag column first, (nv, *batch, 6); oYcrb as 6x6 rows
+    J, Ag = np.empty((2, model.nv) + shape + (6,))
+    Y = np.empty((len(T.tree.order),) + shape + (6, 6))
+    data.J, data.Ag = matrix_face(J), matrix_face(Ag)
+    scan.step(call, S.CRBA_WORLD_INIT, (0,), _init_step, T, Y, data)
     # jcalc(q) -> M_J, S_i ; liMi = jointPlacements[i] * M_J   (every joint: no parent read)
     joint_calc(T, data, q, None, shape, actions=False)
-    J, Y = call.run(S.CRBA_WORLD_FORWARD, _crba_world_forward_step, call, T, C, data, shape)
-    call.done(S.CRBA_WORLD_INIT, (0,))
-    Ag = np.empty_like(J)
-    data.Ag = matrix_face(Ag)
-    for level, level_blocks in zip(reversed(T.levels), reversed(blocks)):
-        call.run(S.CRBA_WORLD_BACKWARD, _crba_world_backward_step, call, level, level_blocks, T,
-                 C, J, Y, Ag, data)
-    call.run(S.CRBA_WORLD_ARMATURE, _armature_step, call, model, data)
-    call.run(S.CRBA_WORLD_CENTROIDAL, _centroidal_step, call, Y, Ag, data, shape)
+    scan.step(call, S.CRBA_WORLD_FORWARD, T.tree.order_ids, _crba_world_forward_step, T, C, J,
+              Y, data, shape)
+    scan.backward(call, S.CRBA_WORLD_BACKWARD, T, _crba_world_backward_step, blocks, C, J, Y,
+                  Ag, data)
+    scan.step(call, S.CRBA_WORLD_ARMATURE, (None,), _armature_step, model, data)
+    scan.step(call, S.CRBA_WORLD_CENTROIDAL, (None,), _centroidal_step, T, Y, Ag, data, shape)
     call.shape = shape
     data.mark("crba", "liMi", "oMi", "J", "oYcrb", "Ag", "M", "mass", "com")
     return data.M
-

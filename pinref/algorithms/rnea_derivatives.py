@@ -171,13 +171,15 @@ def _inertia_from_matrix(Y):
 class _InertiasFromMatrices(MutableSequence):
     """What ``data.oYcrb`` and ``data.oinertias`` hold after a derivative algorithm: a list of
     Inertia, each read off the 6x6 matrix the passes computed (``matrices[pos[i]]``, rows of
-    the stacked caches, ``_inertia_from_matrix``) when it is first accessed. Entry 0, which
-    Pinocchio does not write, keeps its previous value."""
+    the stacked caches, ``_inertia_from_matrix``) when it is first accessed (``live``: at every
+    access, while a pass still changes the matrices). Entry 0, which Pinocchio does not write,
+    keeps its previous value."""
 
-    def __init__(self, matrices, pos, first):
+    def __init__(self, matrices, pos, first, live=False):
         self._matrices = matrices
         self._pos = pos
         self._items = [first] + [None] * (len(pos) - 1)
+        self._live = live
 
     def __len__(self):
         return len(self._items)
@@ -185,6 +187,8 @@ class _InertiasFromMatrices(MutableSequence):
     def __getitem__(self, k):
         if isinstance(k, slice):
             return [self[j] for j in range(*k.indices(len(self)))]
+        if self._live:
+            return _inertia_from_matrix(self._matrices[self._pos[k]])
         if self._items[k] is None:
             self._items[k] = _inertia_from_matrix(self._matrices[self._pos[k]])
         return self._items[k]
