@@ -16,7 +16,9 @@ an algorithm hands it step functions:
   for those and runs the others for every joint at once, then the scan reports the levels;
 - ``step``: a statement the driver runs outside the loops (set-up, armature, fext);
 - the reports to the tracing hooks (``call.run`` around each step, ``call.done`` once the
-  joints hold what Pinocchio's loop holds after them; ``pinref/algorithms/steps.py``).
+  joints hold what Pinocchio's loop holds after them; ``pinref/algorithms/steps.py``); with no
+  hook active (``call.hooks`` empty, the common case) the scan calls the steps directly and
+  reports nothing, the same statements in the same order.
 """
 
 
