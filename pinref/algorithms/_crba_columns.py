@@ -61,7 +61,8 @@ class _AxisColumns:
     def St_F(self, data, M, F):
         """``M[cols_i, subtree_i] = S_i^T F[:, subtree_i]``: sign times row k of F_i."""
         nb = M.ndim - 2
-        self.F_rows_k.run(M.transpose((nb, nb + 1) + tuple(range(nb))), F, nb)
+        # M seen as (nv, nv, *batch) (a view; M itself for one state)
+        self.F_rows_k.run(M.transpose((nb, nb + 1) + tuple(range(nb))) if nb else M, F, nb)
 
 
 class _JointColumns:
