@@ -217,10 +217,17 @@ def _known(strict, relaxed, issue, cause):
     return relaxed
 
 
-def _dofs_of(model, joint_types):
-    """Tangent indices of the joints of the given types."""
-    return [k for j in model.joints[1:] if j.shortname() in joint_types
-            for k in range(j.idx_v, j.idx_v + j.nv)]
+def _dofs_of(model, joint_types, parts=False):
+    """Tangent indices of the joints of the given types; with ``parts``, of the parts of that
+    type inside composite joints too (nested ones included: a part's idx_v is the model's)."""
+    joints, found = list(model.joints[1:]), []
+    while joints:
+        j = joints.pop()
+        if j.shortname() in joint_types:
+            found += range(j.idx_v, j.idx_v + j.nv)
+        elif parts and j.shortname() == "JointModelComposite":
+            joints += j.joints
+    return sorted(found)
 
 
 def _vector_entry(model, diff, s, what):
@@ -334,9 +341,9 @@ def run_manifold_roundtrip(backend, states, check):
     """dv = 0.1 v: difference(q, q (+) dv) == dv and (q (+) dv) (+) (-dv) == q (compared by
     difference, never entry by entry: q and -q are the same rotation).
 
-    Planar joints get a looser tolerance, ``PLANAR_RTOL``: Pinocchio's SE2 log evaluates
-    theta sin(theta) / (2 (1 - cos theta)) down to |theta| = 1e-4, where 1 - cos theta keeps
-    only about 8 significant digits.
+    Planar joints, and planar parts of composite joints, get a looser tolerance,
+    ``PLANAR_RTOL``: Pinocchio's SE2 log evaluates theta sin(theta) / (2 (1 - cos theta)) down
+    to |theta| = 1e-4, where 1 - cos theta keeps only about 8 significant digits.
     """
     model = backend.model
     q, dv = states.q, ROUNDTRIP_SCALE * states.v
@@ -344,7 +351,7 @@ def run_manifold_roundtrip(backend, states, check):
     parts = {"difference(q, q (+) dv) - dv": backend.difference(q, q2) - dv,
              "difference(q, q (+) dv (+) -dv)": backend.difference(q, backend.integrate(q2, -dv))}
     rtol = np.full(model.nv, check.rtol)
-    rtol[_dofs_of(model, ("JointModelPlanar",))] = PLANAR_RTOL
+    rtol[_dofs_of(model, ("JointModelPlanar",), parts=True)] = PLANAR_RTOL
     scale = _scale(dv)
     ratio = {k: np.abs(d) / (rtol * scale[:, None]) for k, d in parts.items()}
     worst = {k: np.argmax(x, axis=1) for k, x in ratio.items()}           # entry per state

@@ -29,7 +29,8 @@ from pinref.checking import (
     make_states,
 )
 from pinref.checking.backends import pin_version
-from pinref.checking.checks import joint_sizes, run_checks
+from pinref.checking.checks import _dofs_of, joint_sizes, run_checks
+from pinref.checking.finite_differences import tangent_label
 from pinref.checking.states import default_armature, floating_base_dofs, has_floating_base
 from pinref.cli import main
 from pinref.errors import ArgumentTypeError, ArgumentValueError, ShapeError
@@ -405,6 +406,21 @@ def test_both_derivative_causes_are_named_when_both_apply():
                                           "SphericalZYX/Universal; Pinocchio 3.8.0 assumes a "
                                           "constant S for a Composite")
     assert r.extra["columns_left_out"] == composite_dofs(model) + [5, 6, 7]
+
+
+@pytest.mark.parametrize("backend", ["pinref", "pin"])
+def test_a_planar_part_of_a_composite_gets_the_planar_tolerance(backend):
+    """composite_tree's joint j3 is a composite of a Universal and a Planar part. The SE2 log
+    of a planar part keeps the digits a Planar joint's does (docs/check.md, "Planar joints in
+    the round trip"); before, only a top-level Planar joint got PLANAR_RTOL and this fixture
+    failed the round trip by 1.05e-12 > 1e-12 in the planar part's first dof."""
+    model = composite_model("composite_tree")
+    planar = [k for k in range(model.nv) if "j3[12+" in tangent_label(model, k)][2:]
+    assert _dofs_of(model, ("JointModelPlanar",), parts=True) == planar == [14, 15, 16]
+    assert _dofs_of(model, ("JointModelPlanar",)) == []
+    r = check(model, n_states=30, seed=0, backend=backend,
+              checks=["manifold_roundtrip"])["manifold_roundtrip"]
+    assert r.verdict == "pass", r.detail
 
 
 class OffDerivative(PinrefBackend):
