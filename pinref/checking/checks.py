@@ -282,8 +282,9 @@ def joint_sizes(joint):
 
 
 def run_sizes(backend, states, check):
-    """Each joint's nq, nv from its type; idx_q, idx_v contiguous; the backend's index table
-    equal to the model's; every state field and every output of the expected shape."""
+    """Each joint's nq, nv from its type (a composite's from its parts', ``joint_sizes``);
+    idx_q, idx_v contiguous; the backend's index table equal to the model's; every state field
+    and every output of the expected shape."""
     model, B = backend.model, len(states)
     problems = []
     table = backend.index_table()
