@@ -33,6 +33,7 @@ import pinref
 
 from ..errors import ArgumentTypeError, ArgumentValueError, ShapeError
 from ..spatial import SE3, Force
+from ..tracing.states import is_int
 
 BATCHED_FIELDS = ("q", "v", "a", "tau", "fext", "fext_placement")
 SHARED_FIELDS = ("armature", "gravity")
@@ -127,10 +128,6 @@ def default_armature(model, rng):
     return b
 
 
-def _is_int(x):
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
 def state_bytes(model):
     """The memory one state takes while every check runs on the batch at once: ten cache
     tables of the model (``pinref.compare.caches.keys``), measured as 9 on the humanoid (about
@@ -150,13 +147,13 @@ def make_states(model, n, seed):
     gravity. Raises ShapeError for fewer than one state or more than CHECK_BYTES_LIMIT holds,
     ArgumentTypeError / ArgumentValueError for a count or seed that is not an integer >= 0.
     """
-    if not _is_int(n):
+    if not is_int(n):
         raise ArgumentTypeError(f"n_states: expected a positive integer, got "
                                 f"{type(n).__name__} {n!r}")
     if n < 1:
         raise ShapeError(f"n_states: expected at least 1 state, got {n}")
-    if not _is_int(seed) or seed < 0:
-        raise (ArgumentValueError if _is_int(seed) else ArgumentTypeError)(
+    if not is_int(seed) or seed < 0:
+        raise (ArgumentValueError if is_int(seed) else ArgumentTypeError)(
             f"seed: expected an integer >= 0 (NumPy's seeds are), got {seed!r}")
     need = n * state_bytes(model)
     if need > CHECK_BYTES_LIMIT:

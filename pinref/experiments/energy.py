@@ -36,7 +36,7 @@ import pinref
 from pinref.errors import PinrefError
 from pinref.figures import _pyplot, check_plot_path, save_figure
 from pinref.model.model import model_label
-from pinref.tracing.states import random_states
+from pinref.tracing.states import is_int, random_states
 from pinref.spatial import Force
 
 KINETIC_TOLERANCE = 1e-12
@@ -233,10 +233,6 @@ def _diverged(dt, n, what):
         "(--dt)")
 
 
-def _is_int(x):
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
 def check_moving(model, where):
     """ExperimentError for a model without a degree of freedom (a jointless URDF): nothing
     moves, so there is no experiment to run."""
@@ -325,8 +321,8 @@ def energy_drift(model, q0=None, v0=None, dt=1e-3, steps=500, gravity=True, refi
     the state unchanged, a run that diverges (dt too large), or E_scale = 0 (no velocity and no
     gravity); ArgumentValueError for a seed < 0.
     """
-    if not (np.isfinite(dt) and dt > 0) or not _is_int(steps) or steps < 1 \
-            or not _is_int(refinements) or refinements < 2:
+    if not (np.isfinite(dt) and dt > 0) or not is_int(steps) or steps < 1 \
+            or not is_int(refinements) or refinements < 2:
         raise ExperimentError(
             f"energy_drift: needs a finite dt > 0 (--dt), an integer steps >= 1 (--steps) and "
             f"refinements >= 2, got dt={dt}, steps={steps}, refinements={refinements}")

@@ -46,6 +46,7 @@ from ..joints import (JointModel, JointModelComposite, JointModelFreeFlyer,
                       JointModelSpherical)
 from ..spatial import SE3, Inertia, Quaternion
 from ..spatial._kernels import type_name
+from ..spatial.quaternion import angle_axis_matrix
 from .frame import FrameType, ReferenceFrame
 from .geometry import (Box, Capsule, Convex, Cylinder, Ellipsoid, GeometryModel, GeometryObject,
                        GeometryType, Mesh, Sphere)
@@ -575,9 +576,9 @@ class _Graph:
                 self.note(element, f"axisangle axis ({x}, {y}, {z}) is not of unit length: "
                           "Pinocchio uses it as given, so the placement is no rotation "
                           "(MuJoCo normalises it)")
-            R = _angle_axis(angle * self.angle, (x, y, z))
+            R = angle_axis_matrix(angle * self.angle, np.array([x, y, z]))
         elif "euler" in a:
-            R1, R2, R3 = (_angle_axis(angle * self.angle, _UNIT_AXES[k]).tolist()
+            R1, R2, R3 = (angle_axis_matrix(angle * self.angle, np.array(_UNIT_AXES[k])).tolist()
                           for angle, k in zip(self.vector(element, "euler", 3),
                                               self.euler_axes))
             R = np.array(_matmul3(_matmul3(R1, R2), R3))
@@ -1062,17 +1063,6 @@ def _symmetric(M):
     """Pinocchio keeps the lower triangle of R I R^T (Symmetric3)."""
     M = np.array(M)
     return np.tril(M) + np.tril(M, -1).T
-
-
-def _angle_axis(angle, axis):
-    """Eigen's ``AngleAxis(angle, axis).toRotationMatrix()`` (the axis taken as given)."""
-    x, y, z = axis
-    s, c = math.sin(angle), math.cos(angle)
-    sx, sy, sz = s * x, s * y, s * z
-    cx, cy, cz = (1.0 - c) * x, (1.0 - c) * y, (1.0 - c) * z
-    return np.array([[cx * x + c, cx * y - sz, cx * z + sy],
-                     [cx * y + sz, cy * y + c, cy * z - sx],
-                     [cx * z - sy, cy * z + sx, cz * z + c]])
 
 
 def _from_two_vectors(target):

@@ -8,7 +8,9 @@ from ..algorithms.joint_configuration import randomConfiguration
 from ..errors import ArgumentValueError, ShapeError
 
 
-def _is_int(x):
+def is_int(x):
+    """True for a Python or NumPy integer, False for a bool (an int to Python) and the rest:
+    the tools' test of a count or a seed argument."""
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
@@ -16,9 +18,9 @@ def random_states(model, n, seed=0, fext=False):
     """``n`` random states of ``model``: q uniform in [-1, 1] per coordinate (rotations and
     (cos, sin) pairs uniform, normalised), v and a standard normal, tau normal x 10, and with
     ``fext`` standard normal wrenches (n, njoints, 6). Returns a dict of arrays (n, ...)."""
-    if not _is_int(n) or n < 1:
+    if not is_int(n) or n < 1:
         raise ShapeError(f"states: expected a positive number of random states, got {n!r}")
-    if not _is_int(seed) or seed < 0:
+    if not is_int(seed) or seed < 0:
         raise ArgumentValueError(f"seed: expected an integer >= 0, got {seed!r}")
     nq, nv = model.nq, model.nv
     rng = np.random.default_rng(seed)

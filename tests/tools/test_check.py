@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from models import random_tree
+from models import composite_model, random_tree
 
 import pinref
 from pinref.checking import (
@@ -29,7 +29,8 @@ from pinref.checking import (
     make_states,
 )
 from pinref.checking.backends import pin_version
-from pinref.checking.checks import run_checks
+from pinref.checking.checks import _dofs_of, joint_sizes, run_checks
+from pinref.checking.finite_differences import tangent_label
 from pinref.checking.states import default_armature, floating_base_dofs, has_floating_base
 from pinref.cli import main
 from pinref.errors import ArgumentTypeError, ArgumentValueError, ShapeError
@@ -289,6 +290,162 @@ def test_known_is_not_a_pass_when_the_rest_fails_too():
     model = random_tree(0)
     report = check(model, n_states=3, backend=Off(model), checks=["kinetic_energy"])
     assert report["kinetic_energy"].verdict == "fail" and not report.passed
+
+
+# An MJCF body with several joints: pinref and Pinocchio both make them one JointModelComposite
+# (PX, PZ, RY here, the planar root of gymnasium's walker2d.xml and hopper.xml).
+PLANAR_HOPPER_MJCF = """<mujoco model="planar_hopper">
+  <worldbody>
+    <body name="torso" pos="0 0 1.25">
+      <joint name="rootx" type="slide" axis="1 0 0"/>
+      <joint name="rootz" type="slide" axis="0 0 1"/>
+      <joint name="rooty" type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0.2 0.1 0 -0.2" size="0.05"/>
+      <body name="thigh" pos="0.1 0 -0.2">
+        <joint name="thigh_joint" type="hinge" axis="0 -1 0"/>
+        <geom type="capsule" fromto="0 0 0 0.05 0 -0.45" size="0.04"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+
+def composite_dofs(model):
+    return [k for j in model.joints[1:] if j.shortname() == "JointModelComposite"
+            for k in range(j.idx_v, j.idx_v + j.nv)]
+
+
+@pytest.mark.parametrize("backend", ["pinref", "pin"])
+@pytest.mark.parametrize("name", ["composite_chain", "composite_nested", "composite_tree"])
+def test_sizes_takes_a_composite_as_the_sums_over_its_parts(name, backend):
+    """Before, the size table had no JointModelComposite and the check failed on every model
+    with one. The oracle is Pinocchio: the same joints converted part by part to pin, whose
+    JointModelComposite sums its parts' sizes itself (nested composites included)."""
+    import pinocchio
+
+    from pinref.compare import to_pinocchio
+
+    model = composite_model(name)
+    pin_model = to_pinocchio(model)
+    composites = [i for i in range(1, model.njoints)
+                  if model.joints[i].shortname() == "JointModelComposite"]
+    assert composites
+    for i in composites:
+        pin_joint = pin_model.joints[i]
+        assert isinstance(pin_joint.extract(), pinocchio.JointModelComposite)
+        assert joint_sizes(model.joints[i]) == (pin_joint.nq, pin_joint.nv)
+    r = check(model, n_states=2, backend=backend, checks=["sizes"])["sizes"]
+    assert r.verdict == "pass", r.detail
+
+
+def test_sizes_names_a_joint_type_it_does_not_know_inside_a_composite():
+    class JointModelStrange(pinref.JointModelRX):
+        def shortname(self):
+            return "JointModelStrange"
+
+    composite = pinref.JointModelComposite(pinref.JointModelPX())
+    composite.addJoint(JointModelStrange())
+    with pytest.raises(KeyError, match="JointModelStrange"):
+        joint_sizes(composite)
+
+
+@pytest.mark.parametrize("backend", ["pinref", "pin"])
+@pytest.mark.parametrize("name", ["composite_chain", "composite_nested"])
+def test_derivatives_on_a_composite_are_known_with_the_composite_cause(name, backend):
+    """Pinocchio 3.8.0's RNEA derivatives are off in a composite's columns (its S turns with
+    the q of its later parts, docs/derivatives.md section 5); pinref reproduces them. The
+    verdict is "known", names the composite cause, leaves out exactly the composite's columns
+    and holds on every other column, every row; dtau/da is exact and passes."""
+    model = composite_model(name)
+    report = check(model, n_states=3, seed=2, backend=backend,
+                   checks=["derivative_dq", "derivative_dv", "derivative_da"])
+    for check_id in ("derivative_dq", "derivative_dv"):
+        r = report[check_id]
+        assert r.verdict == "known", r.detail
+        assert "composite" in r.known_issue and "joint-composite.hxx" in r.known_issue
+        assert "SphericalZYX" not in r.known_issue     # composite_nested has one, inside
+        assert r.extra["strict"]["cause"] == "Pinocchio 3.8.0 assumes a constant S for a Composite"
+        assert r.extra["strict"]["residual"] > 1e-3 and r.residual <= r.tolerance
+        assert r.extra["columns_left_out"] == composite_dofs(model)
+    assert report["derivative_da"].verdict == "pass" and report.passed
+
+
+def test_an_mjcf_body_with_several_joints_passes_with_known_derivatives(tmp_path, capsys):
+    """The planar root of gymnasium's walker2d/hopper (an MJCF written here, gymnasium is not
+    a test dependency): Pinocchio's own parse gives the same composite sizes, and the command
+    reports sizes as a pass and the derivatives as known, with the composite cause."""
+    import pinocchio
+
+    path = tmp_path / "planar_hopper.xml"
+    path.write_text(PLANAR_HOPPER_MJCF)
+    model = pinref.buildModelFromMJCF(str(path))
+    pin_model = pinocchio.buildModelFromMJCF(str(path))
+    assert model.joints[1].shortname() == pin_model.joints[1].shortname() == "JointModelComposite"
+    assert joint_sizes(model.joints[1]) == (pin_model.joints[1].nq, pin_model.joints[1].nv) \
+        == (3, 3)
+    for backend in ("pinref", "pin"):
+        code, out, _ = run(capsys, "--model", str(path), "--backend", backend, "--states", "3",
+                           "--no-snapshots", "--wide")
+        assert code == 0, out
+        verdicts = {line.split()[1]: line.split()[0] for line in out.splitlines()
+                    if line.split() and line.split()[0] in ("PASS", "FAIL", "KNOWN", "SKIP")}
+        assert verdicts["sizes"] == "PASS"
+        assert verdicts["derivative_dq"] == verdicts["derivative_dv"] == "KNOWN"
+        assert "known cause: Pinocchio 3.8.0 assumes a constant S for a Composite" in out
+
+
+def test_both_derivative_causes_are_named_when_both_apply():
+    model = composite_model("composite_chain")
+    jid = model.addJoint(3, pinref.JointModelSphericalZYX(), pinref.SE3.Identity(), "zyx")
+    model.appendBodyToJoint(jid, pinref.Inertia.FromSphere(1.0, 0.1), pinref.SE3.Identity())
+    r = check(model, n_states=2, seed=0, checks=["derivative_dv"])["derivative_dv"]
+    assert r.verdict == "known", r.detail
+    assert "SphericalZYX and Universal" in r.known_issue and "composite" in r.known_issue
+    assert r.extra["strict"]["cause"] == ("Pinocchio 3.8.0 assumes a constant S for "
+                                          "SphericalZYX/Universal; Pinocchio 3.8.0 assumes a "
+                                          "constant S for a Composite")
+    assert r.extra["columns_left_out"] == composite_dofs(model) + [5, 6, 7]
+
+
+@pytest.mark.parametrize("backend", ["pinref", "pin"])
+def test_a_planar_part_of_a_composite_gets_the_planar_tolerance(backend):
+    """composite_tree's joint j3 is a composite of a Universal and a Planar part. The SE2 log
+    of a planar part keeps the digits a Planar joint's does (docs/check.md, "Planar joints in
+    the round trip"); before, only a top-level Planar joint got PLANAR_RTOL and this fixture
+    failed the round trip by 1.05e-12 > 1e-12 in the planar part's first dof."""
+    model = composite_model("composite_tree")
+    planar = [k for k in range(model.nv) if "j3[12+" in tangent_label(model, k)][2:]
+    assert _dofs_of(model, ("JointModelPlanar",), parts=True) == planar == [14, 15, 16]
+    assert _dofs_of(model, ("JointModelPlanar",)) == []
+    r = check(model, n_states=30, seed=0, backend=backend,
+              checks=["manifold_roundtrip"])["manifold_roundtrip"]
+    assert r.verdict == "pass", r.detail
+
+
+class OffDerivative(PinrefBackend):
+    """dtau_dq and dtau_dv off by 0.5 in one column: a wrong derivative."""
+
+    column = 0
+
+    def rnea_derivatives(self, q, v, a):
+        dq, dv, da = (np.array(x) for x in super().rnea_derivatives(q, v, a))
+        dq[:, :, self.column] += 0.5
+        dv[:, :, self.column] += 0.5
+        return dq, dv, da
+
+
+@pytest.mark.parametrize("name", ["tutorial", "composite_chain"])
+def test_a_wrong_derivative_still_fails_beside_a_composite(name):
+    """The composite's columns are left out only for the composite: a derivative off in
+    another column fails, on a model without a composite (the tutorial's) and on one with
+    (composite_chain: the column of j0, the RY joint above the composite)."""
+    model = pinref.buildTutorialModel() if name == "tutorial" else composite_model(name)
+    assert OffDerivative.column not in composite_dofs(model)
+    report = check(model, n_states=2, seed=0, backend=OffDerivative(model),
+                   checks=["derivative_dq", "derivative_dv", "derivative_da"])
+    assert report["derivative_dq"].verdict == report["derivative_dv"].verdict == "fail"
+    assert report["derivative_da"].verdict == "pass" and not report.passed
 
 
 def test_unit_norm_checks_every_unit_part_of_a_composite_joint():
