@@ -29,7 +29,7 @@ from ..errors import (
 from ..model.loading import load_model, with_free_flyer
 from ..model.model import model_label
 from ..tracing.states import random_states
-from ..tracing import trace
+from ..tracing import steps, trace
 from . import reference as R
 from .bridge import import_pinocchio, is_pinocchio_model
 from .caches import FIELDS, WORLD_FIELDS, PinCaches, keys, pinref_caches
@@ -52,6 +52,10 @@ _CONDITIONED = {"aba": ("Yaba", "joints.U", "joints.Dinv", "joints.UDinv", "join
                 "aba WORLD": ("oYaba", "joints.U", "joints.Dinv", "joints.UDinv", "joints.StU",
                               "u", "of", "oa", "oa_gf", "ddq")}
 _EPS = float(np.finfo(float).eps)
+# Judged against the backward amplification of their joint wherever they are compared
+# (``Amplification.of``); so is every value written at a stop of the backward pass.
+_BACKWARD_CACHES = ("Yaba", "oYaba", "joints.U", "joints.Dinv", "joints.UDinv", "joints.StU")
+_BACKWARD_STEPS = (steps.ABA_BACKWARD, steps.ABA_WORLD_BACKWARD)
 
 # The states of a run (q, v, a, tau, fext as float64 over the whole batch) are held at once:
 # at most this many bytes. The per-chunk work is bounded by CHUNK_BYTES per process.
@@ -523,9 +527,14 @@ def aba_amplification(model, P, world=False):
     free flyer, state 158 of seed 0: neck_roll's Dinv is off by 2.6e7 eps between pinref and
     pin, neck_pitch's, its parent's, by 1.5e10 eps).
 
-    Errors add along a branch (pass 3 carries each joint's into its subtree): the
-    amplification is the largest sum of e_i from the root to a joint, and at least 1.
-    docs/tools.md gives its calibration against the errors seen on the tests' robots.
+    Errors add along a branch, and each value is judged against the errors it is computed
+    from (``Amplification``): a value of joint i that the backward pass leaves (Yaba_i, U_i,
+    Dinv_i, UDinv_i, StU_i, and pa_i and pA at its stops) against the largest sum of e_j from i
+    down to a joint of its subtree, the only D_j^-1 it has gone through; a value of the
+    forward passes (a_i, a_gf_i, f_i) against that of the root of i's tree (the joint under
+    the universe), since the root's ddq carries the bias forces of the whole tree; a cache
+    over nv (u, ddq) against the largest of the state. All are at least 1. docs/tools.md
+    gives its calibration against the errors seen on the tests' robots.
     """
     B = P["joints.Dinv", 1].shape[0]
     terms, e, inherited = {}, {}, {}
@@ -558,11 +567,44 @@ def aba_amplification(model, P, world=False):
                 g = (diagonal(Dinv_p) * diagonal(coupling @ np.abs(Dinv)
                                                  @ np.swapaxes(coupling, -1, -2))).max(axis=-1)
                 inherited[p] = inherited.get(p, 0.0) + e[i] * g
-    total, best = {0: np.zeros(B)}, np.ones(B)
-    for i in range(1, model.njoints):
-        total[i] = total[model.parents[i]] + e[i]
-        best = np.maximum(best, total[i])
-    return best
+    return Amplification.from_errors(model.parents, e, B)
+
+
+@dataclass
+class Amplification:
+    """ABA's amplification per state and joint (``aba_amplification``), each (B, njoints):
+    ``backward[:, i]`` the largest sum of e_j from i down to a joint of its subtree,
+    ``forward[:, i]`` that of the first joint under the universe on i's branch (the root of
+    its tree); ``state`` (B,) the largest of them all. All are at least 1."""
+
+    backward: np.ndarray
+    forward: np.ndarray
+    state: np.ndarray
+
+    @classmethod
+    def from_errors(cls, parents, e, B):
+        n = len(parents)
+        down = np.zeros((B, n))
+        for i in reversed(range(1, n)):
+            down[:, i] = down[:, i] + e[i]
+            p = parents[i]
+            down[:, p] = np.maximum(down[:, p], down[:, i])
+        tree = down.copy()
+        for i in range(1, n):
+            if parents[i] > 0:
+                tree[:, i] = tree[:, parents[i]]
+        state = np.maximum(1.0, down[:, 0])
+        down, tree = np.maximum(1.0, down), np.maximum(1.0, tree)
+        return cls(down, tree, state)
+
+    def of(self, cache, index, backward):
+        """(B,) the amplification a value of ``cache[index]`` is judged against, at a stop of
+        the backward pass (``backward``) or of the others and the end state."""
+        if index is None:
+            return self.state
+        if backward or cache in _BACKWARD_CACHES:
+            return self.backward[:, index]
+        return self.forward[:, index]
 
 
 def _compare_chunk(alg, ctx, start, stop):
@@ -734,17 +776,13 @@ class _Chunk:
     worst_within: tuple = None
     seconds: dict = field(default_factory=dict)
 
-    def _bound(self, cache):
-        if self.amplification is None or cache not in _CONDITIONED.get(self.algorithm, ()):
-            return None
-        return np.maximum(self.tolerance, CONDITIONING_FACTOR * _EPS * self.amplification)
-
-    def _judge(self, cache, rel, rank):
+    def _judge(self, cache, index, rel, rank, backward=False):
         """(bad, within) per state; notes the states that agree only within conditioning."""
         ok = rel <= self.tolerance
-        bound = self._bound(cache)
-        if bound is None:
+        if self.amplification is None or cache not in _CONDITIONED.get(self.algorithm, ()):
             return ~ok, None
+        amplification = self.amplification.of(cache, index, backward)
+        bound = np.maximum(self.tolerance, CONDITIONING_FACTOR * _EPS * amplification)
         bad = ~(rel <= bound)
         within = ~ok & ~bad
         if within.any():
@@ -753,7 +791,7 @@ class _Chunk:
             self.within |= within
             k = int(np.argmax(np.where(within, rel, -1.0)))
             cand = (float(rel[k]), rank + (self.start + k,), cache,
-                    float(self.amplification[k]), float(bound[k]))
+                    float(amplification[k]), float(bound[k]))
             if _better(cand[0], cand[1], self.worst_within):
                 self.worst_within = cand
         return bad, within
@@ -771,7 +809,7 @@ class _Chunk:
                 got, ref, source, terms = pairs[key]
                 err, arg, scale = _errors(got, ref, terms=terms)
                 rel = err / scale
-                bad, within = self._judge(name, rel, (rank, j))
+                bad, within = self._judge(name, key[1], rel, (rank, j))
                 n, tail = err.shape[0], ref.shape[1:]
                 acc["compared"] += n
                 acc["failed"] += int(np.count_nonzero(bad))
@@ -825,7 +863,8 @@ class _Chunk:
                 terms = ref.terms(snap.step, snap.joint, w.cache, w.index)
                 err, arg, scale = _errors(got, expected, full if partial else None, terms)
                 rel = err / scale
-                bad, _ = self._judge(w.cache, rel, (-1, s, w_index))
+                bad, _ = self._judge(w.cache, w.index, rel, (-1, s, w_index),
+                                     snap.step in _BACKWARD_STEPS)
                 self.fields_compared += 1
                 stops.add(s)
                 if not bad.any():
