@@ -35,8 +35,8 @@ from .bridge import import_pinocchio, is_pinocchio_model
 from .caches import FIELDS, WORLD_FIELDS, PinCaches, keys, pinref_caches
 from .report import AlgorithmDiff, CacheDiff, Conditioning, DiffReport, Divergence, Location
 
-__all__ = ["ALGORITHMS", "CONDITIONING_FACTOR", "MEMORY_LIMIT", "STATES_BYTES_LIMIT", "TOLERANCE",
-           "compare", "memory_estimate"]
+__all__ = ["ALGORITHMS", "CONDITIONING_FACTOR", "MEMORY_LIMIT", "PROPAGATED_FACTOR",
+           "STATES_BYTES_LIMIT", "TOLERANCE", "compare", "memory_estimate"]
 
 ALGORITHMS = ("rnea", "crba", "aba")
 TOLERANCE = 1e-12
@@ -47,6 +47,10 @@ _VECTORS = ("tau", "nle", "g", "ddq", "u", "M")   # caches over nv: a row belong
 # (``aba_amplification``). These caches of ABA are computed through the inverse D^-1 of a
 # joint-space block (or from what is): their rounding is amplified, the others' is not.
 CONDITIONING_FACTOR = 8.0
+# An acceleration also agrees within PROPAGATED_FACTOR eps times the disagreement the local
+# differences of the two sides leave once carried through the passes (``_propagated``): one
+# rounding of each sum on each side.
+PROPAGATED_FACTOR = 2.0
 _CONDITIONED = {"aba": ("Yaba", "joints.U", "joints.Dinv", "joints.UDinv", "joints.StU", "u",
                         "f", "a", "a_gf", "ddq"),
                 "aba WORLD": ("oYaba", "joints.U", "joints.Dinv", "joints.UDinv", "joints.StU",
@@ -56,6 +60,9 @@ _EPS = float(np.finfo(float).eps)
 # (``Amplification.of``); so is every value written at a stop of the backward pass.
 _BACKWARD_CACHES = ("Yaba", "oYaba", "joints.U", "joints.Dinv", "joints.UDinv", "joints.StU")
 _BACKWARD_STEPS = (steps.ABA_BACKWARD, steps.ABA_WORLD_BACKWARD)
+# Judged against ``Amplification.propagated`` too, after pass 1 (which writes c_i alone).
+_ACCELERATIONS = ("a", "a_gf", "oa", "oa_gf")
+_FIRST_STEPS = (steps.ABA_FORWARD1, steps.ABA_WORLD_FORWARD1)
 
 # The states of a run (q, v, a, tau, fext as float64 over the whole batch) are held at once:
 # at most this many bytes. The per-chunk work is bounded by CHUNK_BYTES per process.
@@ -505,8 +512,9 @@ def _call_args(alg, inputs):
                                               else {})
 
 
-def aba_amplification(model, P, world=False):
-    """How much ABA's rounding can grow in each state, from pin's end state (B,).
+def aba_amplification(model, P, u, fext=None, world=False):
+    """How much ABA's rounding can grow in each state and joint, from pin's end state and the
+    rebuilt u (B, nv) (``Amplification``).
 
     A running error bound of the backward pass. D_i = S_i^T Ia_i S_i is a sum whose terms are
     as large as ``T_i``, the entry-wise magnitudes of what went into Ia_i: the body's inertia
@@ -534,7 +542,9 @@ def aba_amplification(model, P, world=False):
     forward passes (a_i, a_gf_i, f_i) against that of the root of i's tree (the joint under
     the universe), since the root's ddq carries the bias forces of the whole tree; a cache
     over nv (u, ddq) against the largest of the state. All are at least 1. docs/tools.md
-    gives its calibration against the errors seen on the tests' robots.
+    gives its calibration against the errors seen on the tests' robots. The accelerations
+    are also judged against ``_propagated``: the local differences of the two sides carried
+    through the passes.
     """
     B = P["joints.Dinv", 1].shape[0]
     terms, e, inherited = {}, {}, {}
@@ -567,7 +577,96 @@ def aba_amplification(model, P, world=False):
                 g = (diagonal(Dinv_p) * diagonal(coupling @ np.abs(Dinv)
                                                  @ np.swapaxes(coupling, -1, -2))).max(axis=-1)
                 inherited[p] = inherited.get(p, 0.0) + e[i] * g
-    return Amplification.from_errors(model.parents, e, B)
+    amplification = Amplification.from_errors(model.parents, e, B)
+    # _propagated holds (step, nv_i, 3 nv) per joint and a few (step, 6, 3 nv): 64 MB at most
+    step = max(1, (64 << 20) // (24 * model.nv * (model.nv + 48)))
+    amplification.propagated = np.concatenate([
+        _propagated(model, {k: x[b:b + step] for k, x in P.items()}, u[b:b + step],
+                    None if fext is None else fext[b:b + step], {i: x[b:b + step]
+                                                                 for i, x in e.items()}, world)
+        for b in range(0, B, step)])
+    return amplification
+
+
+def _propagated(model, P, u, fext, e, world):
+    """(B, njoints): a first-order bound, in eps, of the absolute disagreement of a_gf_i
+    (oa_gf_i, and a_i, oa_i with it) that the local differences of the two sides leave once
+    the passes have carried them, each with its sign, through their linear steps.
+
+    The differences, one per degree of freedom j (a column of the arrays below): the rounding
+    of u_j = tau_j - S_j^T pA_j, one eps times its terms ``|tau_j| + |S_j|^T |pA_j|`` (the two
+    sides sum in different orders; u_j may be far smaller than its terms), and D_j^-1's, e_j
+    eps relative (``aba_amplification``), which moves pa_j = pA_j + Yaba_j c_j + UDinv_j u_j
+    by ``e_j UDinv_j u_j`` and, through Yaba_j = Ia_j - U_j D_j^-1 U_j^T, by ``e_j UDinv_j
+    U_j^T c_j`` (two columns: the two sides need not form Yaba_j with the same D_j^-1).
+    Carried: a change dpA_j of the bias force moves u_j by -S_j^T dpA_j, pa_j by dpA_j +
+    UDinv_j du_j, pA_p by X_j dpa_j (the force action of liMi_j; the identity in the WORLD
+    convention); forward, ddq_j by Dinv_j du_j - UDinv_j^T da'_j and a_gf_j by da'_j + S_j
+    dddq_j, da'_j = X_j^T da_p. The bound sums the magnitudes of the columns, so that a
+    difference of large terms (u_j; ddq_j = Dinv_j u_j - UDinv_j^T a'_j) is judged by what
+    made it, and the rounding both sides share is not counted."""
+    B, n = u.shape[0], model.njoints
+    K = 3 * model.nv
+    vel, mom = ("ov", "oh") if world else ("v", "h")
+    dpA, pA, da = {}, {}, {0: np.zeros((B, 6, K))}
+    last = {model.parents[i]: i for i in range(1, n)}            # the last child of each joint
+    for i in range(1, n):
+        pA[i] = R.mv(R.force_cross(P[vel, i]), P[mom, i])
+        if fext is not None:
+            pA[i] = pA[i] - (R.mv(R.dual_action(P["oMi", i]), fext[:, i]) if world
+                             else fext[:, i])
+    blocks = {}
+    for i in reversed(range(1, n)):
+        p, iv = model.parents[i], model.v_slices[i]
+        S = (P["J", None][..., iv] if world else P["joints.S", i]).reshape(B, 6, -1)
+        U = P["joints.U", i].reshape(B, 6, -1)
+        UDinv = P["joints.UDinv", i].reshape(B, 6, -1)
+        Dinv = P["joints.Dinv", i].reshape(B, U.shape[-1], U.shape[-1])
+        blocks[i] = (S, UDinv, Dinv)
+        St = np.swapaxes(S, -1, -2)
+        rows = np.arange(model.nvs[i])
+        carried = dpA.pop(i, np.zeros((B, 6, K)))
+        du = -(St @ carried)
+        du[:, rows, model.idx_vs[i] + rows] += np.abs(u[:, iv] + R.mv(St, pA[i])) + R.mag(St, pA[i])
+        blocks[i] += (du,)
+        if p == 0:
+            continue
+        c = _bias(model, P, i, world)
+        dpa = carried + UDinv @ du
+        for first, x in ((model.nv, u[:, iv]), (2 * model.nv, R.mv(np.swapaxes(U, -1, -2), c))):
+            dpa[..., first + model.idx_vs[i] + rows] += UDinv * (e[i][:, None] * x)[:, None, :]
+        Y = P["oYaba" if world else "Yaba", i]
+        pa = pA[i] + R.mv(Y, c) + R.mv(UDinv, u[:, iv])
+        if not world:
+            X = R.dual_action(P["liMi", i])
+            pa, dpa = R.mv(X, pa), X @ dpa
+        pA[p] = pA[p] + pa
+        dpA[p] = dpA[p] + dpa if p in dpA else dpa
+    out = np.zeros((B, n))
+    for i in range(1, n):
+        p = model.parents[i]
+        S, UDinv, Dinv, du = blocks.pop(i)
+        before = da[p] if world else np.swapaxes(R.dual_action(P["liMi", i]), -1, -2) @ da[p]
+        if last.get(p) == i and p > 0:
+            del da[p]
+        ddq = Dinv @ du - np.swapaxes(UDinv, -1, -2) @ before
+        da[i] = before + S @ ddq
+        out[:, i] = np.abs(da[i]).sum(axis=-1).max(axis=-1)
+        if i not in last:
+            del da[i]
+    return out
+
+
+def _bias(model, P, i, world):
+    """c_i, the velocity product pass 1 puts in a_gf_i (LOCAL: c_J + v_i x v_J) or oa_gf_i
+    (WORLD: oMi c_J + ov_parent x ov_i), (B, 6)."""
+    if not world:
+        return P["joints.c", i] + R.mv(R.motion_cross(P["v", i]), P["joints.v", i])
+    H, c = P["oMi", i], P["joints.c", i]
+    angular = R.mv(H[..., :3, :3], c[..., R.ANGULAR])
+    moved = np.concatenate([R.mv(H[..., :3, :3], c[..., R.LINEAR])
+                            + np.cross(H[..., :3, 3], angular), angular], -1)
+    return moved + R.mv(R.motion_cross(P["ov", model.parents[i]]), P["ov", i])
 
 
 @dataclass
@@ -575,11 +674,13 @@ class Amplification:
     """ABA's amplification per state and joint (``aba_amplification``), each (B, njoints):
     ``backward[:, i]`` the largest sum of e_j from i down to a joint of its subtree,
     ``forward[:, i]`` that of the first joint under the universe on i's branch (the root of
-    its tree); ``state`` (B,) the largest of them all. All are at least 1."""
+    its tree), ``propagated[:, i]`` the bound of ``_propagated`` (absolute, in eps); ``state``
+    (B,) the largest of the sums. All but ``propagated`` are at least 1."""
 
     backward: np.ndarray
     forward: np.ndarray
     state: np.ndarray
+    propagated: np.ndarray = None
 
     @classmethod
     def from_errors(cls, parents, e, B):
@@ -597,13 +698,18 @@ class Amplification:
         down, tree = np.maximum(1.0, down), np.maximum(1.0, tree)
         return cls(down, tree, state)
 
-    def of(self, cache, index, backward):
-        """(B,) the amplification a value of ``cache[index]`` is judged against, at a stop of
-        the backward pass (``backward``) or of the others and the end state."""
+    def of(self, cache, index, step, scale):
+        """(B,) the amplification a value of ``cache[index]`` is judged against, written at
+        ``step`` (None: the end state), ``scale`` the divisor of its relative error. An
+        acceleration after pass 1 takes the larger of its tree's and ``PROPAGATED_FACTOR eps
+        propagated / scale``, expressed in units of CONDITIONING_FACTOR eps."""
         if index is None:
             return self.state
-        if backward or cache in _BACKWARD_CACHES:
+        if step in _BACKWARD_STEPS or cache in _BACKWARD_CACHES:
             return self.backward[:, index]
+        if cache in _ACCELERATIONS and step not in _FIRST_STEPS:
+            return np.maximum(self.forward[:, index], PROPAGATED_FACTOR / CONDITIONING_FACTOR
+                              * self.propagated[:, index] / scale)
         return self.forward[:, index]
 
 
@@ -668,7 +774,7 @@ def _compare_chunk(alg, ctx, start, stop):
             nvi = rmodel.nvs[i]
             mine = np.broadcast_to(rdata.joints[i].StU, (n, nvi, nvi))
             pairs["joints.StU", i] = (mine, StU, source, None)
-    amplification = (aba_amplification(info, P.arrays, world)
+    amplification = (aba_amplification(info, P.arrays, u, fext, world)
                      if alg == "aba" else None)
     chunk = _Chunk(_name(alg, world), start, ctx.batch, rmodel, tolerance, amplification)
     chunk.end_state(pairs)
@@ -776,12 +882,12 @@ class _Chunk:
     worst_within: tuple = None
     seconds: dict = field(default_factory=dict)
 
-    def _judge(self, cache, index, rel, rank, backward=False):
+    def _judge(self, cache, index, rel, scale, rank, step=None):
         """(bad, within) per state; notes the states that agree only within conditioning."""
         ok = rel <= self.tolerance
         if self.amplification is None or cache not in _CONDITIONED.get(self.algorithm, ()):
             return ~ok, None
-        amplification = self.amplification.of(cache, index, backward)
+        amplification = self.amplification.of(cache, index, step, scale)
         bound = np.maximum(self.tolerance, CONDITIONING_FACTOR * _EPS * amplification)
         bad = ~(rel <= bound)
         within = ~ok & ~bad
@@ -809,7 +915,7 @@ class _Chunk:
                 got, ref, source, terms = pairs[key]
                 err, arg, scale = _errors(got, ref, terms=terms)
                 rel = err / scale
-                bad, within = self._judge(name, key[1], rel, (rank, j))
+                bad, within = self._judge(name, key[1], rel, scale, (rank, j))
                 n, tail = err.shape[0], ref.shape[1:]
                 acc["compared"] += n
                 acc["failed"] += int(np.count_nonzero(bad))
@@ -863,8 +969,7 @@ class _Chunk:
                 terms = ref.terms(snap.step, snap.joint, w.cache, w.index)
                 err, arg, scale = _errors(got, expected, full if partial else None, terms)
                 rel = err / scale
-                bad, _ = self._judge(w.cache, w.index, rel, (-1, s, w_index),
-                                     snap.step in _BACKWARD_STEPS)
+                bad, _ = self._judge(w.cache, w.index, rel, scale, (-1, s, w_index), snap.step)
                 self.fields_compared += 1
                 stops.add(s)
                 if not bad.any():
