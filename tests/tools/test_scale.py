@@ -222,12 +222,10 @@ def _bound_and_disagreement(model, n, seed, monkeypatch, convention="LOCAL"):
     return CONDITIONING_FACTOR * EPS * amp.max(), (c.rel_error if c else 0.0)
 
 
-def _calibrated(name, monkeypatch, n=20, convention="LOCAL"):
+def _calibrated(name, monkeypatch, n=20, convention="LOCAL", ratio=1000):
     """On a robot of the tests, the diff agrees with pin at the default tolerance, and its
-    conditioning bound is at most 1000 times the largest disagreement seen (docs/tools.md:
-    2 to 140 times on most robots over 200 states, up to 1400 on iCub without a free flyer,
-    where a few states have a large bound and a small disagreement; before, 1e22 to 1e26 on
-    iCub, so that it accepted any error)."""
+    conditioning bound is at most ``ratio`` times the largest disagreement seen (docs/tools.md;
+    before, 1e22 to 1e26 on iCub, so that it accepted any error)."""
     model = _robot(name)
     st = random_states(model, n, 3)
     report = compare(model, st["q"], st["v"], tau=st["tau"], algorithm="aba",
@@ -235,17 +233,26 @@ def _calibrated(name, monkeypatch, n=20, convention="LOCAL"):
     assert report.agree, str(report)
     bound, seen = _bound_and_disagreement(model, n, 3, monkeypatch, convention)
     assert seen <= max(1e-12, bound), (name, bound, seen)
-    assert seen == 0.0 or bound <= 1000 * seen, (name, bound, seen)    # 0: iris, one body
+    assert seen == 0.0 or bound <= ratio * seen, (name, bound, seen)    # 0: iris, one body
     return bound, seen
 
 
-@pytest.mark.parametrize("convention", ["LOCAL", "WORLD"])
-@pytest.mark.parametrize("name", ["buildSampleModelHumanoid", "icub", "icub_reduced",
-                                  "allegro_hand_description/urdf/allegro_right_hand"])
-def test_the_conditioning_bound_follows_the_disagreement(name, convention, monkeypatch):
+_ALLEGRO = "allegro_hand_description/urdf/allegro_right_hand"
+
+
+@pytest.mark.parametrize("name, convention, ratio", [
+    ("buildSampleModelHumanoid", "LOCAL", 300), ("buildSampleModelHumanoid", "WORLD", 200),
+    ("icub", "LOCAL", 1000), ("icub", "WORLD", 100), ("icub_reduced", "LOCAL", 100),
+    ("icub_reduced", "WORLD", 100), (_ALLEGRO, "LOCAL", 100), (_ALLEGRO, "WORLD", 100)])
+def test_the_conditioning_bound_follows_the_disagreement(name, convention, ratio, monkeypatch):
     """Issue 25 item 5 on the robots whose bound was vacuous (iCub) or is the loosest
-    (the sample humanoid), in both conventions."""
-    _calibrated(name, monkeypatch, convention=convention)
+    (the sample humanoid), in both conventions, over 20 states: within 100 times the largest
+    disagreement seen, but on the humanoid (measured 244 in LOCAL, 130 in WORLD; 84 and 150
+    over 200 states: its e_i add along long branches while its disagreement stays near eps)
+    and on iCub in LOCAL (573; its head's inertia is degenerate, so that neck_roll's D comes
+    out of a cancellation, e up to 4e6, which both sides round alike: its Dinv agrees
+    exactly)."""
+    _calibrated(name, monkeypatch, convention=convention, ratio=ratio)
 
 
 @pytest.mark.slow
