@@ -578,8 +578,9 @@ def aba_amplification(model, P, u, fext=None, world=False):
                                                  @ np.swapaxes(coupling, -1, -2))).max(axis=-1)
                 inherited[p] = inherited.get(p, 0.0) + e[i] * g
     amplification = Amplification.from_errors(model.parents, e, B)
-    # _propagated holds (step, nv_i, 3 nv) per joint and a few (step, 6, 3 nv): 64 MB at most
-    step = max(1, (64 << 20) // (24 * model.nv * (model.nv + 48)))
+    # _propagated holds (step, nv_i, K) per joint and a few (step, 6, K): 64 MB at most
+    K = 3 * model.nv + 6 * model.njoints
+    step = max(1, (64 << 20) // (8 * K * (model.nv + 48)))
     amplification.propagated = np.concatenate([
         _propagated(model, {k: x[b:b + step] for k, x in P.items()}, u[b:b + step],
                     None if fext is None else fext[b:b + step], {i: x[b:b + step]
@@ -598,15 +599,18 @@ def _propagated(model, P, u, fext, e, world):
     sides sum in different orders; u_j may be far smaller than its terms), and D_j^-1's, e_j
     eps relative (``aba_amplification``), which moves pa_j = pA_j + Yaba_j c_j + UDinv_j u_j
     by ``e_j UDinv_j u_j`` and, through Yaba_j = Ia_j - U_j D_j^-1 U_j^T, by ``e_j UDinv_j
-    U_j^T c_j`` (two columns: the two sides need not form Yaba_j with the same D_j^-1).
-    Carried: a change dpA_j of the bias force moves u_j by -S_j^T dpA_j, pa_j by dpA_j +
+    U_j^T c_j`` (two columns: the two sides need not form Yaba_j with the same D_j^-1); per
+    joint, the rounding of each entry of U_j = Ia_j S_j, eps ``(|Yaba_j| + |UDinv_j U_j^T|)
+    |S_j|``, which D_j^-1 amplifies in UDinv_j: it moves pa_j by that times |D_j^-1 u_j| and
+    ddq_j by |D_j^-1| times it times |a'_j| (six columns; a light wheel on tiago's casters,
+    whose U_j is a difference of world lever arms). Carried: a change dpA_j of the bias force moves u_j by -S_j^T dpA_j, pa_j by dpA_j +
     UDinv_j du_j, pA_p by X_j dpa_j (the force action of liMi_j; the identity in the WORLD
     convention); forward, ddq_j by Dinv_j du_j - UDinv_j^T da'_j and a_gf_j by da'_j + S_j
     dddq_j, da'_j = X_j^T da_p. The bound sums the magnitudes of the columns, so that a
     difference of large terms (u_j; ddq_j = Dinv_j u_j - UDinv_j^T a'_j) is judged by what
     made it, and the rounding both sides share is not counted."""
     B, n = u.shape[0], model.njoints
-    K = 3 * model.nv
+    K = 3 * model.nv + 6 * n
     vel, mom = ("ov", "oh") if world else ("v", "h")
     dpA, pA, da = {}, {}, {0: np.zeros((B, 6, K))}
     last = {model.parents[i]: i for i in range(1, n)}            # the last child of each joint
@@ -622,20 +626,25 @@ def _propagated(model, P, u, fext, e, world):
         U = P["joints.U", i].reshape(B, 6, -1)
         UDinv = P["joints.UDinv", i].reshape(B, 6, -1)
         Dinv = P["joints.Dinv", i].reshape(B, U.shape[-1], U.shape[-1])
-        blocks[i] = (S, UDinv, Dinv)
         St = np.swapaxes(S, -1, -2)
         rows = np.arange(model.nvs[i])
         carried = dpA.pop(i, np.zeros((B, 6, K)))
         du = -(St @ carried)
         du[:, rows, model.idx_vs[i] + rows] += np.abs(u[:, iv] + R.mv(St, pA[i])) + R.mag(St, pA[i])
-        blocks[i] += (du,)
+        # U_i = Ia_i S_i, rounded to eps |Ia_i| |S_i| entry by entry, goes through D_i^-1 into
+        # UDinv_i: into pa_i (times u_i) and ddq_i (times a'_i); one column per entry
+        Y = P["oYaba" if world else "Yaba", i]
+        dU = (np.abs(Y) + np.abs(UDinv @ np.swapaxes(U, -1, -2))) @ np.abs(S)
+        entries = 3 * model.nv + 6 * i + np.arange(6)
+        Du = R.mv(Dinv, u[:, iv])
+        blocks[i] = (S, UDinv, Dinv, du, dU, entries)
         if p == 0:
             continue
         c = _bias(model, P, i, world)
         dpa = carried + UDinv @ du
+        dpa[:, np.arange(6), entries] += R.mv(dU, np.abs(Du))
         for first, x in ((model.nv, u[:, iv]), (2 * model.nv, R.mv(np.swapaxes(U, -1, -2), c))):
             dpa[..., first + model.idx_vs[i] + rows] += UDinv * (e[i][:, None] * x)[:, None, :]
-        Y = P["oYaba" if world else "Yaba", i]
         pa = pA[i] + R.mv(Y, c) + R.mv(UDinv, u[:, iv])
         if not world:
             X = R.dual_action(P["liMi", i])
@@ -645,11 +654,14 @@ def _propagated(model, P, u, fext, e, world):
     out = np.zeros((B, n))
     for i in range(1, n):
         p = model.parents[i]
-        S, UDinv, Dinv, du = blocks.pop(i)
+        S, UDinv, Dinv, du, dU, entries = blocks.pop(i)
         before = da[p] if world else np.swapaxes(R.dual_action(P["liMi", i]), -1, -2) @ da[p]
         if last.get(p) == i and p > 0:
             del da[p]
         ddq = Dinv @ du - np.swapaxes(UDinv, -1, -2) @ before
+        before_i = (P["oa_gf", p] + _bias(model, P, i, world) if world
+                    else P["a_gf", i] - R.mv(S, P["ddq", None][:, model.v_slices[i]]))
+        ddq[..., entries] += np.abs(Dinv) @ np.swapaxes(dU * np.abs(before_i)[..., None], -1, -2)
         da[i] = before + S @ ddq
         out[:, i] = np.abs(da[i]).sum(axis=-1).max(axis=-1)
         if i not in last:

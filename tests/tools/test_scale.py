@@ -331,10 +331,11 @@ def test_a_planted_dinv_error_on_icub_is_caught(convention):
 
 
 def test_the_propagated_bound_of_one_joint_is_its_u_rounding_through_dinv():
-    """On one revolute joint the only local difference ``_propagated`` counts is the rounding
-    of u = tau - S^T pA (pA = v x* h), one eps times |tau| + |S^T pA|, which ddq = Dinv u
-    carries into a_gf through S: the bound is Dinv (|tau| + |S^T pA|) max|S|, computed here
-    from pin's own Data."""
+    """On one revolute joint the local differences ``_propagated`` counts are the rounding
+    of u = tau - S^T pA (pA = v x* h), one eps times |tau| + |S^T pA|, and that of each entry
+    of U = Ia S, eps (|Yaba| + |UDinv U^T|) |S|, which UDinv = U Dinv carries into ddq = Dinv u
+    - UDinv^T a' (a' = a_gf - S ddq); S carries ddq into a_gf: the bound is Dinv (|tau| +
+    |S^T pA| + sum_r ((|Yaba| + |UDinv U^T|) |S|)_r |a'_r|) max|S|, from pin's own Data."""
     from pinref.compare.caches import PinCaches
     from pinref.compare.diff import aba_amplification
     from pinref.compare.reference import ModelInfo
@@ -354,7 +355,11 @@ def test_the_propagated_bound_of_one_joint_is_its_u_rounding_through_dinv():
         pA = data.v[1].cross(data.h[1]).vector
         Dinv = float(np.reshape(data.joints[1].Dinv, -1)[0])
         u.append([st["tau"][k][0] - S @ pA])
-        expected.append(Dinv * (abs(st["tau"][k][0]) + abs(S @ pA)) * np.abs(S).max())
+        UDinv, U = np.reshape(data.joints[1].UDinv, -1), np.reshape(data.joints[1].U, -1)
+        dU = (np.abs(data.Yaba[1]) + np.abs(np.outer(UDinv, U))) @ np.abs(S)
+        before = data.a_gf[1].vector - S * data.ddq[0]
+        expected.append(Dinv * (abs(st["tau"][k][0]) + abs(S @ pA) + dU @ np.abs(before))
+                        * np.abs(S).max())
     info = ModelInfo(pmodel, model.createData().nvSubtree)
     amplification = aba_amplification(info, P.arrays, np.array(u))
     assert amplification.propagated[:, 1] == pytest.approx(expected, rel=1e-12)
