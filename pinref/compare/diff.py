@@ -603,12 +603,13 @@ def _propagated(model, P, u, fext, e, world):
     joint, the rounding of each entry of U_j = Ia_j S_j, eps ``(|Yaba_j| + |UDinv_j U_j^T|)
     |S_j|``, which D_j^-1 amplifies in UDinv_j: it moves pa_j by that times |D_j^-1 u_j| and
     ddq_j by |D_j^-1| times it times |a'_j| (six columns; a light wheel on tiago's casters,
-    whose U_j is a difference of world lever arms). Carried: a change dpA_j of the bias force moves u_j by -S_j^T dpA_j, pa_j by dpA_j +
-    UDinv_j du_j, pA_p by X_j dpa_j (the force action of liMi_j; the identity in the WORLD
-    convention); forward, ddq_j by Dinv_j du_j - UDinv_j^T da'_j and a_gf_j by da'_j + S_j
-    dddq_j, da'_j = X_j^T da_p. The bound sums the magnitudes of the columns, so that a
-    difference of large terms (u_j; ddq_j = Dinv_j u_j - UDinv_j^T a'_j) is judged by what
-    made it, and the rounding both sides share is not counted."""
+    whose U_j is a difference of world lever arms). Carried: a change dpA_j of the bias force
+    moves u_j by -S_j^T dpA_j, pa_j by dpA_j + UDinv_j du_j, pA_p by X_j dpa_j (the force
+    action of liMi_j; the identity in the WORLD convention); forward, ddq_j by Dinv_j du_j -
+    UDinv_j^T da'_j and a_gf_j by da'_j + S_j dddq_j, da'_j = X_j^T da_p (a'_j the acceleration
+    before joint j's own: X_j^T a_gf_p + c_j, or oa_gf_p + c_j). The bound sums the magnitudes
+    of the columns, so that a difference of large terms (u_j; ddq_j = Dinv_j u_j - UDinv_j^T
+    a'_j) is judged by what made it, and the rounding both sides share is not counted."""
     B, n = u.shape[0], model.njoints
     K = 3 * model.nv + 6 * n
     vel, mom = ("ov", "oh") if world else ("v", "h")
@@ -628,7 +629,7 @@ def _propagated(model, P, u, fext, e, world):
         Dinv = P["joints.Dinv", i].reshape(B, U.shape[-1], U.shape[-1])
         St = np.swapaxes(S, -1, -2)
         rows = np.arange(model.nvs[i])
-        carried = dpA.pop(i, np.zeros((B, 6, K)))
+        carried = dpA.pop(i) if i in dpA else np.zeros((B, 6, K))
         du = -(St @ carried)
         du[:, rows, model.idx_vs[i] + rows] += np.abs(u[:, iv] + R.mv(St, pA[i])) + R.mag(St, pA[i])
         # U_i = Ia_i S_i, rounded to eps |Ia_i| |S_i| entry by entry, goes through D_i^-1 into
@@ -636,13 +637,12 @@ def _propagated(model, P, u, fext, e, world):
         Y = P["oYaba" if world else "Yaba", i]
         dU = (np.abs(Y) + np.abs(UDinv @ np.swapaxes(U, -1, -2))) @ np.abs(S)
         entries = 3 * model.nv + 6 * i + np.arange(6)
-        Du = R.mv(Dinv, u[:, iv])
-        blocks[i] = (S, UDinv, Dinv, du, dU, entries)
+        c = _bias(model, P, i, world)
+        blocks[i] = (S, UDinv, Dinv, du, dU, entries, c)
         if p == 0:
             continue
-        c = _bias(model, P, i, world)
         dpa = carried + UDinv @ du
-        dpa[:, np.arange(6), entries] += R.mv(dU, np.abs(Du))
+        dpa[:, np.arange(6), entries] += R.mv(dU, np.abs(R.mv(Dinv, u[:, iv])))
         for first, x in ((model.nv, u[:, iv]), (2 * model.nv, R.mv(np.swapaxes(U, -1, -2), c))):
             dpa[..., first + model.idx_vs[i] + rows] += UDinv * (e[i][:, None] * x)[:, None, :]
         pa = pA[i] + R.mv(Y, c) + R.mv(UDinv, u[:, iv])
@@ -654,12 +654,12 @@ def _propagated(model, P, u, fext, e, world):
     out = np.zeros((B, n))
     for i in range(1, n):
         p = model.parents[i]
-        S, UDinv, Dinv, du, dU, entries = blocks.pop(i)
+        S, UDinv, Dinv, du, dU, entries, c = blocks.pop(i)
         before = da[p] if world else np.swapaxes(R.dual_action(P["liMi", i]), -1, -2) @ da[p]
         if last.get(p) == i and p > 0:
             del da[p]
         ddq = Dinv @ du - np.swapaxes(UDinv, -1, -2) @ before
-        before_i = (P["oa_gf", p] + _bias(model, P, i, world) if world
+        before_i = (P["oa_gf", p] + c if world
                     else P["a_gf", i] - R.mv(S, P["ddq", None][:, model.v_slices[i]]))
         ddq[..., entries] += np.abs(Dinv) @ np.swapaxes(dU * np.abs(before_i)[..., None], -1, -2)
         da[i] = before + S @ ddq
