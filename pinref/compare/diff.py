@@ -29,14 +29,14 @@ from ..errors import (
 from ..model.loading import load_model, with_free_flyer
 from ..model.model import model_label
 from ..tracing.states import random_states
-from ..tracing import trace
+from ..tracing import steps, trace
 from . import reference as R
 from .bridge import import_pinocchio, is_pinocchio_model
 from .caches import FIELDS, WORLD_FIELDS, PinCaches, keys, pinref_caches
 from .report import AlgorithmDiff, CacheDiff, Conditioning, DiffReport, Divergence, Location
 
-__all__ = ["ALGORITHMS", "CONDITIONING_FACTOR", "MEMORY_LIMIT", "STATES_BYTES_LIMIT", "TOLERANCE",
-           "compare", "memory_estimate"]
+__all__ = ["ALGORITHMS", "CONDITIONING_FACTOR", "MEMORY_LIMIT", "PROPAGATED_FACTOR",
+           "STATES_BYTES_LIMIT", "TOLERANCE", "compare", "memory_estimate"]
 
 ALGORITHMS = ("rnea", "crba", "aba")
 TOLERANCE = 1e-12
@@ -47,11 +47,22 @@ _VECTORS = ("tau", "nle", "g", "ddq", "u", "M")   # caches over nv: a row belong
 # (``aba_amplification``). These caches of ABA are computed through the inverse D^-1 of a
 # joint-space block (or from what is): their rounding is amplified, the others' is not.
 CONDITIONING_FACTOR = 8.0
+# An acceleration also agrees within PROPAGATED_FACTOR eps times the disagreement the local
+# differences of the two sides leave once carried through the passes (``_propagated``): one
+# rounding of each sum on each side.
+PROPAGATED_FACTOR = 2.0
 _CONDITIONED = {"aba": ("Yaba", "joints.U", "joints.Dinv", "joints.UDinv", "joints.StU", "u",
                         "f", "a", "a_gf", "ddq"),
                 "aba WORLD": ("oYaba", "joints.U", "joints.Dinv", "joints.UDinv", "joints.StU",
                               "u", "of", "oa", "oa_gf", "ddq")}
 _EPS = float(np.finfo(float).eps)
+# Judged against the backward amplification of their joint wherever they are compared
+# (``Amplification.of``); so is every value written at a stop of the backward pass.
+_BACKWARD_CACHES = ("Yaba", "oYaba", "joints.U", "joints.Dinv", "joints.UDinv", "joints.StU")
+_BACKWARD_STEPS = (steps.ABA_BACKWARD, steps.ABA_WORLD_BACKWARD)
+# Judged against ``Amplification.propagated`` too, after pass 1 (which writes c_i alone).
+_ACCELERATIONS = ("a", "a_gf", "oa", "oa_gf")
+_FIRST_STEPS = (steps.ABA_FORWARD1, steps.ABA_WORLD_FORWARD1)
 
 # The states of a run (q, v, a, tau, fext as float64 over the whole batch) are held at once:
 # at most this many bytes. The per-chunk work is bounded by CHUNK_BYTES per process.
@@ -501,8 +512,9 @@ def _call_args(alg, inputs):
                                               else {})
 
 
-def aba_amplification(model, P, world=False):
-    """How much ABA's rounding can grow in each state, from pin's end state (B,).
+def aba_amplification(model, P, u, fext=None, world=False):
+    """How much ABA's rounding can grow in each state and joint, from pin's end state and the
+    rebuilt u (B, nv) (``Amplification``).
 
     A running error bound of the backward pass. D_i = S_i^T Ia_i S_i is a sum whose terms are
     as large as ``T_i``, the entry-wise magnitudes of what went into Ia_i: the body's inertia
@@ -523,9 +535,16 @@ def aba_amplification(model, P, world=False):
     free flyer, state 158 of seed 0: neck_roll's Dinv is off by 2.6e7 eps between pinref and
     pin, neck_pitch's, its parent's, by 1.5e10 eps).
 
-    Errors add along a branch (pass 3 carries each joint's into its subtree): the
-    amplification is the largest sum of e_i from the root to a joint, and at least 1.
-    docs/tools.md gives its calibration against the errors seen on the tests' robots.
+    Errors add along a branch, and each value is judged against the errors it is computed
+    from (``Amplification``): a value of joint i that the backward pass leaves (Yaba_i, U_i,
+    Dinv_i, UDinv_i, StU_i, and pa_i and pA at its stops) against the largest sum of e_j from i
+    down to a joint of its subtree, the only D_j^-1 it has gone through; a value of the
+    forward passes (a_i, a_gf_i, f_i) against that of the root of i's tree (the joint under
+    the universe), since the root's ddq carries the bias forces of the whole tree; a cache
+    over nv (u, ddq) against the largest of the state. All are at least 1. docs/tools.md
+    gives its calibration against the errors seen on the tests' robots. The accelerations
+    are also judged against ``_propagated``: the local differences of the two sides carried
+    through the passes.
     """
     B = P["joints.Dinv", 1].shape[0]
     terms, e, inherited = {}, {}, {}
@@ -558,11 +577,152 @@ def aba_amplification(model, P, world=False):
                 g = (diagonal(Dinv_p) * diagonal(coupling @ np.abs(Dinv)
                                                  @ np.swapaxes(coupling, -1, -2))).max(axis=-1)
                 inherited[p] = inherited.get(p, 0.0) + e[i] * g
-    total, best = {0: np.zeros(B)}, np.ones(B)
-    for i in range(1, model.njoints):
-        total[i] = total[model.parents[i]] + e[i]
-        best = np.maximum(best, total[i])
-    return best
+    amplification = Amplification.from_errors(model.parents, e, B)
+    # _propagated holds (step, nv_i, K) per joint and a few (step, 6, K): 64 MB at most
+    K = 3 * model.nv + 6 * model.njoints
+    step = max(1, (64 << 20) // (8 * K * (model.nv + 48)))
+    amplification.propagated = np.concatenate([
+        _propagated(model, {k: x[b:b + step] for k, x in P.items()}, u[b:b + step],
+                    None if fext is None else fext[b:b + step], {i: x[b:b + step]
+                                                                 for i, x in e.items()}, world)
+        for b in range(0, B, step)])
+    return amplification
+
+
+def _propagated(model, P, u, fext, e, world):
+    """(B, njoints): a first-order bound, in eps, of the absolute disagreement of a_gf_i
+    (oa_gf_i, and a_i, oa_i with it) that the local differences of the two sides leave once
+    the passes have carried them, each with its sign, through their linear steps.
+
+    The differences, one per degree of freedom j (a column of the arrays below): the rounding
+    of u_j = tau_j - S_j^T pA_j, one eps times its terms ``|tau_j| + |S_j|^T |pA_j|`` (the two
+    sides sum in different orders; u_j may be far smaller than its terms), and D_j^-1's, e_j
+    eps relative (``aba_amplification``), which moves pa_j = pA_j + Yaba_j c_j + UDinv_j u_j
+    by ``e_j UDinv_j u_j`` and, through Yaba_j = Ia_j - U_j D_j^-1 U_j^T, by ``e_j UDinv_j
+    U_j^T c_j`` (two columns: the two sides need not form Yaba_j with the same D_j^-1); per
+    joint, the rounding of each entry of U_j = Ia_j S_j, eps ``(|Yaba_j| + |UDinv_j U_j^T|)
+    |S_j|``, which D_j^-1 amplifies in UDinv_j: it moves pa_j by that times |D_j^-1 u_j| and
+    ddq_j by |D_j^-1| times it times |a'_j| (six columns; a light wheel on tiago's casters,
+    whose U_j is a difference of world lever arms). Carried: a change dpA_j of the bias force
+    moves u_j by -S_j^T dpA_j, pa_j by dpA_j + UDinv_j du_j, pA_p by X_j dpa_j (the force
+    action of liMi_j; the identity in the WORLD convention); forward, ddq_j by Dinv_j du_j -
+    UDinv_j^T da'_j and a_gf_j by da'_j + S_j dddq_j, da'_j = X_j^T da_p (a'_j the acceleration
+    before joint j's own: X_j^T a_gf_p + c_j, or oa_gf_p + c_j). The bound sums the magnitudes
+    of the columns, so that a difference of large terms (u_j; ddq_j = Dinv_j u_j - UDinv_j^T
+    a'_j) is judged by what made it, and the rounding both sides share is not counted."""
+    B, n = u.shape[0], model.njoints
+    K = 3 * model.nv + 6 * n
+    vel, mom = ("ov", "oh") if world else ("v", "h")
+    dpA, pA, da = {}, {}, {0: np.zeros((B, 6, K))}
+    last = {model.parents[i]: i for i in range(1, n)}            # the last child of each joint
+    for i in range(1, n):
+        pA[i] = R.mv(R.force_cross(P[vel, i]), P[mom, i])
+        if fext is not None:
+            pA[i] = pA[i] - (R.mv(R.dual_action(P["oMi", i]), fext[:, i]) if world
+                             else fext[:, i])
+    blocks = {}
+    for i in reversed(range(1, n)):
+        p, iv = model.parents[i], model.v_slices[i]
+        S = (P["J", None][..., iv] if world else P["joints.S", i]).reshape(B, 6, -1)
+        U = P["joints.U", i].reshape(B, 6, -1)
+        UDinv = P["joints.UDinv", i].reshape(B, 6, -1)
+        Dinv = P["joints.Dinv", i].reshape(B, U.shape[-1], U.shape[-1])
+        St = np.swapaxes(S, -1, -2)
+        rows = np.arange(model.nvs[i])
+        carried = dpA.pop(i) if i in dpA else np.zeros((B, 6, K))
+        du = -(St @ carried)
+        du[:, rows, model.idx_vs[i] + rows] += np.abs(u[:, iv] + R.mv(St, pA[i])) + R.mag(St, pA[i])
+        # U_i = Ia_i S_i, rounded to eps |Ia_i| |S_i| entry by entry, goes through D_i^-1 into
+        # UDinv_i: into pa_i (times u_i) and ddq_i (times a'_i); one column per entry
+        Y = P["oYaba" if world else "Yaba", i]
+        dU = (np.abs(Y) + np.abs(UDinv @ np.swapaxes(U, -1, -2))) @ np.abs(S)
+        entries = 3 * model.nv + 6 * i + np.arange(6)
+        c = _bias(model, P, i, world)
+        blocks[i] = (S, UDinv, Dinv, du, dU, entries, c)
+        if p == 0:
+            continue
+        dpa = carried + UDinv @ du
+        dpa[:, np.arange(6), entries] += R.mv(dU, np.abs(R.mv(Dinv, u[:, iv])))
+        for first, x in ((model.nv, u[:, iv]), (2 * model.nv, R.mv(np.swapaxes(U, -1, -2), c))):
+            dpa[..., first + model.idx_vs[i] + rows] += UDinv * (e[i][:, None] * x)[:, None, :]
+        pa = pA[i] + R.mv(Y, c) + R.mv(UDinv, u[:, iv])
+        if not world:
+            X = R.dual_action(P["liMi", i])
+            pa, dpa = R.mv(X, pa), X @ dpa
+        pA[p] = pA[p] + pa
+        dpA[p] = dpA[p] + dpa if p in dpA else dpa
+    out = np.zeros((B, n))
+    for i in range(1, n):
+        p = model.parents[i]
+        S, UDinv, Dinv, du, dU, entries, c = blocks.pop(i)
+        before = da[p] if world else np.swapaxes(R.dual_action(P["liMi", i]), -1, -2) @ da[p]
+        if last.get(p) == i and p > 0:
+            del da[p]
+        ddq = Dinv @ du - np.swapaxes(UDinv, -1, -2) @ before
+        before_i = (P["oa_gf", p] + c if world
+                    else P["a_gf", i] - R.mv(S, P["ddq", None][:, model.v_slices[i]]))
+        ddq[..., entries] += np.abs(Dinv) @ np.swapaxes(dU * np.abs(before_i)[..., None], -1, -2)
+        da[i] = before + S @ ddq
+        out[:, i] = np.abs(da[i]).sum(axis=-1).max(axis=-1)
+        if i not in last:
+            del da[i]
+    return out
+
+
+def _bias(model, P, i, world):
+    """c_i, the velocity product pass 1 puts in a_gf_i (LOCAL: c_J + v_i x v_J) or oa_gf_i
+    (WORLD: oMi c_J + ov_parent x ov_i), (B, 6)."""
+    if not world:
+        return P["joints.c", i] + R.mv(R.motion_cross(P["v", i]), P["joints.v", i])
+    H, c = P["oMi", i], P["joints.c", i]
+    angular = R.mv(H[..., :3, :3], c[..., R.ANGULAR])
+    moved = np.concatenate([R.mv(H[..., :3, :3], c[..., R.LINEAR])
+                            + np.cross(H[..., :3, 3], angular), angular], -1)
+    return moved + R.mv(R.motion_cross(P["ov", model.parents[i]]), P["ov", i])
+
+
+@dataclass
+class Amplification:
+    """ABA's amplification per state and joint (``aba_amplification``), each (B, njoints):
+    ``backward[:, i]`` the largest sum of e_j from i down to a joint of its subtree,
+    ``forward[:, i]`` that of the first joint under the universe on i's branch (the root of
+    its tree), ``propagated[:, i]`` the bound of ``_propagated`` (absolute, in eps); ``state``
+    (B,) the largest of the sums. All but ``propagated`` are at least 1."""
+
+    backward: np.ndarray
+    forward: np.ndarray
+    state: np.ndarray
+    propagated: np.ndarray = None
+
+    @classmethod
+    def from_errors(cls, parents, e, B):
+        n = len(parents)
+        down = np.zeros((B, n))
+        for i in reversed(range(1, n)):
+            down[:, i] = down[:, i] + e[i]
+            p = parents[i]
+            down[:, p] = np.maximum(down[:, p], down[:, i])
+        tree = down.copy()
+        for i in range(1, n):
+            if parents[i] > 0:
+                tree[:, i] = tree[:, parents[i]]
+        state = np.maximum(1.0, down[:, 0])
+        down, tree = np.maximum(1.0, down), np.maximum(1.0, tree)
+        return cls(down, tree, state)
+
+    def of(self, cache, index, step, scale):
+        """(B,) the amplification a value of ``cache[index]`` is judged against, written at
+        ``step`` (None: the end state), ``scale`` the divisor of its relative error. An
+        acceleration after pass 1 takes the larger of its tree's and ``PROPAGATED_FACTOR eps
+        propagated / scale``, expressed in units of CONDITIONING_FACTOR eps."""
+        if index is None:
+            return self.state
+        if step in _BACKWARD_STEPS or cache in _BACKWARD_CACHES:
+            return self.backward[:, index]
+        if cache in _ACCELERATIONS and step not in _FIRST_STEPS:
+            return np.maximum(self.forward[:, index], PROPAGATED_FACTOR / CONDITIONING_FACTOR
+                              * self.propagated[:, index] / scale)
+        return self.forward[:, index]
 
 
 def _compare_chunk(alg, ctx, start, stop):
@@ -626,7 +786,7 @@ def _compare_chunk(alg, ctx, start, stop):
             nvi = rmodel.nvs[i]
             mine = np.broadcast_to(rdata.joints[i].StU, (n, nvi, nvi))
             pairs["joints.StU", i] = (mine, StU, source, None)
-    amplification = (aba_amplification(info, P.arrays, world)
+    amplification = (aba_amplification(info, P.arrays, u, fext, world)
                      if alg == "aba" else None)
     chunk = _Chunk(_name(alg, world), start, ctx.batch, rmodel, tolerance, amplification)
     chunk.end_state(pairs)
@@ -734,17 +894,13 @@ class _Chunk:
     worst_within: tuple = None
     seconds: dict = field(default_factory=dict)
 
-    def _bound(self, cache):
-        if self.amplification is None or cache not in _CONDITIONED.get(self.algorithm, ()):
-            return None
-        return np.maximum(self.tolerance, CONDITIONING_FACTOR * _EPS * self.amplification)
-
-    def _judge(self, cache, rel, rank):
+    def _judge(self, cache, index, rel, scale, rank, step=None):
         """(bad, within) per state; notes the states that agree only within conditioning."""
         ok = rel <= self.tolerance
-        bound = self._bound(cache)
-        if bound is None:
+        if self.amplification is None or cache not in _CONDITIONED.get(self.algorithm, ()):
             return ~ok, None
+        amplification = self.amplification.of(cache, index, step, scale)
+        bound = np.maximum(self.tolerance, CONDITIONING_FACTOR * _EPS * amplification)
         bad = ~(rel <= bound)
         within = ~ok & ~bad
         if within.any():
@@ -753,7 +909,7 @@ class _Chunk:
             self.within |= within
             k = int(np.argmax(np.where(within, rel, -1.0)))
             cand = (float(rel[k]), rank + (self.start + k,), cache,
-                    float(self.amplification[k]), float(bound[k]))
+                    float(amplification[k]), float(bound[k]))
             if _better(cand[0], cand[1], self.worst_within):
                 self.worst_within = cand
         return bad, within
@@ -771,7 +927,7 @@ class _Chunk:
                 got, ref, source, terms = pairs[key]
                 err, arg, scale = _errors(got, ref, terms=terms)
                 rel = err / scale
-                bad, within = self._judge(name, rel, (rank, j))
+                bad, within = self._judge(name, key[1], rel, scale, (rank, j))
                 n, tail = err.shape[0], ref.shape[1:]
                 acc["compared"] += n
                 acc["failed"] += int(np.count_nonzero(bad))
@@ -825,7 +981,7 @@ class _Chunk:
                 terms = ref.terms(snap.step, snap.joint, w.cache, w.index)
                 err, arg, scale = _errors(got, expected, full if partial else None, terms)
                 rel = err / scale
-                bad, _ = self._judge(w.cache, rel, (-1, s, w_index))
+                bad, _ = self._judge(w.cache, w.index, rel, scale, (-1, s, w_index), snap.step)
                 self.fields_compared += 1
                 stops.add(s)
                 if not bad.any():

@@ -22,6 +22,7 @@ from pinref.checking.drills import aba_without_Ia_c
 from pinref.compare import compare
 from pinref.compare.diff import (
     CONDITIONING_FACTOR,
+    PROPAGATED_FACTOR,
     MEMORY_LIMIT,
     STATES_BYTES_LIMIT,
     memory_estimate,
@@ -117,14 +118,15 @@ def _joint_block(pmodel, data, i, world):
     return S, U, np.reshape(jdata.Dinv, (U.shape[1], U.shape[1]))
 
 
-def pin_amplification(pmodel, q, v, tau, world=False):
+def pin_amplification(pmodel, q, v, tau, world=False, joints=False):
     """ABA's amplification of each state recomputed from pin's own Data, joint by joint in
     pin's backward order (docs/tools.md): T_i = |Y_i| + sum over the children c of |X_c| (T_c
     + |U_c Dinv_c U_c^T|) |X_c|^T, e_i = max_j (Dinv_i)_jj (|S_i|^T T_i |S_i|)_jj, and the
     largest sum of e_i from the root to a joint (at least 1). WORLD: Y_i = oYcrb_i, S_i = J_i,
     no X, and e_i also gains, per child c, e_c max_j (Dinv_i)_jj (|J_i^T U_c| |Dinv_c|
-    |U_c^T J_i|)_jj."""
-    out = []
+    |U_c^T J_i|)_jj. With ``joints``: (B, njoints), per joint the largest sum of e from it down
+    to a joint of its subtree (at least 1), what its backward values are judged against."""
+    out, per_joint = [], []
     for k in range(len(q)):
         data = pmodel.createData()
         if world:
@@ -147,11 +149,16 @@ def pin_amplification(pmodel, q, v, tau, world=False):
                     Sp, _, Dinv_p = _joint_block(pmodel, data, parent, world)
                     C = np.abs(Sp.T @ U)
                     e[parent] += e[i] * (np.diag(Dinv_p) * np.diag(C @ np.abs(Dinv) @ C.T)).max()
-        branch = [0.0] * pmodel.njoints
+        branch, down = [0.0] * pmodel.njoints, [0.0] * pmodel.njoints
         for i in range(1, pmodel.njoints):
             branch[i] = branch[pmodel.parents[i]] + e[i]
+            j = i
+            while j > 0:                       # i's sum from each of its ancestors j down
+                down[j] = max(down[j], branch[i] - branch[pmodel.parents[j]])
+                j = pmodel.parents[j]
         out.append(max(1.0, max(branch)))
-    return np.array(out)
+        per_joint.append(np.maximum(1.0, down))
+    return np.array(per_joint) if joints else np.array(out)
 
 
 def test_abas_rounding_is_judged_against_its_conditioning():
@@ -167,13 +174,17 @@ def test_abas_rounding_is_judged_against_its_conditioning():
     c = aba.conditioning
     assert c.states >= 1 and c.factor == CONDITIONING_FACTOR == 8.0
     (k,) = c.state
-    amp = pin_amplification(pinref.to_pinocchio(model), st["q"], st["v"], st["tau"])
-    assert c.amplification == pytest.approx(amp[k], rel=1e-12)
+    pmodel = pinref.to_pinocchio(model)
+    amp = pin_amplification(pmodel, st["q"], st["v"], st["tau"])
+    down = pin_amplification(pmodel, st["q"], st["v"], st["tau"], joints=True)[k]
+    # one tree (the free flyer's): its forward values are judged against the state's
+    assert down[1] == pytest.approx(amp[k], rel=1e-12)
+    assert any(c.amplification == pytest.approx(x, rel=1e-12) for x in down[1:])
     assert c.rel_error > 2e-15 and c.rel_error <= c.bound
-    assert c.bound == pytest.approx(max(2e-15, 8 * EPS * amp[k]), rel=1e-12)
+    assert c.bound == pytest.approx(max(2e-15, 8 * EPS * c.amplification), rel=1e-12)
     assert sum(x.within_conditioning for x in aba.caches) >= c.states
     assert all(x.within_conditioning == 0 for x in aba.caches if x.cache in ("v", "h", "liMi"))
-    assert "agree within conditioning" in str(report) and f"{amp[k]:.3g}" in str(report)
+    assert "agree within conditioning" in str(report) and f"{c.amplification:.3g}" in str(report)
 
 
 def _robot_path(name):
@@ -211,12 +222,10 @@ def _bound_and_disagreement(model, n, seed, monkeypatch, convention="LOCAL"):
     return CONDITIONING_FACTOR * EPS * amp.max(), (c.rel_error if c else 0.0)
 
 
-def _calibrated(name, monkeypatch, n=20, convention="LOCAL"):
+def _calibrated(name, monkeypatch, n=20, convention="LOCAL", ratio=1000):
     """On a robot of the tests, the diff agrees with pin at the default tolerance, and its
-    conditioning bound is at most 1000 times the largest disagreement seen (docs/tools.md:
-    2 to 140 times on most robots over 200 states, up to 1400 on iCub without a free flyer,
-    where a few states have a large bound and a small disagreement; before, 1e22 to 1e26 on
-    iCub, so that it accepted any error)."""
+    conditioning bound is at most ``ratio`` times the largest disagreement seen (docs/tools.md;
+    before, 1e22 to 1e26 on iCub, so that it accepted any error)."""
     model = _robot(name)
     st = random_states(model, n, 3)
     report = compare(model, st["q"], st["v"], tau=st["tau"], algorithm="aba",
@@ -224,17 +233,26 @@ def _calibrated(name, monkeypatch, n=20, convention="LOCAL"):
     assert report.agree, str(report)
     bound, seen = _bound_and_disagreement(model, n, 3, monkeypatch, convention)
     assert seen <= max(1e-12, bound), (name, bound, seen)
-    assert seen == 0.0 or bound <= 1000 * seen, (name, bound, seen)    # 0: iris, one body
+    assert seen == 0.0 or bound <= ratio * seen, (name, bound, seen)    # 0: iris, one body
     return bound, seen
 
 
-@pytest.mark.parametrize("convention", ["LOCAL", "WORLD"])
-@pytest.mark.parametrize("name", ["buildSampleModelHumanoid", "icub", "icub_reduced",
-                                  "allegro_hand_description/urdf/allegro_right_hand"])
-def test_the_conditioning_bound_follows_the_disagreement(name, convention, monkeypatch):
+_ALLEGRO = "allegro_hand_description/urdf/allegro_right_hand"
+
+
+@pytest.mark.parametrize("name, convention, ratio", [
+    ("buildSampleModelHumanoid", "LOCAL", 300), ("buildSampleModelHumanoid", "WORLD", 200),
+    ("icub", "LOCAL", 1000), ("icub", "WORLD", 100), ("icub_reduced", "LOCAL", 100),
+    ("icub_reduced", "WORLD", 100), (_ALLEGRO, "LOCAL", 100), (_ALLEGRO, "WORLD", 100)])
+def test_the_conditioning_bound_follows_the_disagreement(name, convention, ratio, monkeypatch):
     """Issue 25 item 5 on the robots whose bound was vacuous (iCub) or is the loosest
-    (the sample humanoid), in both conventions."""
-    _calibrated(name, monkeypatch, convention=convention)
+    (the sample humanoid), in both conventions, over 20 states: within 100 times the largest
+    disagreement seen, but on the humanoid (measured 244 in LOCAL, 130 in WORLD; 84 and 150
+    over 200 states: its e_i add along long branches while its disagreement stays near eps)
+    and on iCub in LOCAL (573; its head's inertia is degenerate, so that neck_roll's D comes
+    out of a cancellation, e up to 4e6, which both sides round alike: its Dinv agrees
+    exactly)."""
+    _calibrated(name, monkeypatch, convention=convention, ratio=ratio)
 
 
 @pytest.mark.slow
@@ -279,16 +297,20 @@ class _PlantedDinv(core.Hook):
 
 @pytest.mark.parametrize("convention", ["LOCAL", "WORLD"])
 def test_a_planted_dinv_error_on_icub_is_caught(convention):
-    """Issue 25 item 5: a relative error of 1e-9 in the Dinv of iCub's lightest joint (the
-    largest Dinv, a finger) is a DIFFER at that joint's Dinv in every state whose bound is
-    below 1e-9: all 4 in the LOCAL convention (bounds 2.5e-12 to 6.2e-12; before: 16 eps x
-    1e22), 1 of 4 in the WORLD one, where pinref and pin disagree by up to 1.6e5 eps at the
-    neck's Dinv (bounds 4.9e-10 to 2e-8). The same run without the plant agrees."""
+    """Issue 25 item 5: a relative error of 1e-9 in the Dinv of the lightest end of iCub's
+    branches (the end joint with the largest Dinv: neck_yaw, the head) is a DIFFER at that
+    joint's Dinv in all 4 states, in both conventions. Its Dinv is judged against its own
+    subtree's bound (here its own e_i, below 1e-9), not the state's, which is 1e-8 to 1e-4 in
+    the WORLD convention, where pinref and pin disagree by up to 1e10 eps under the
+    near-singular neck (before: 1 state of 4; before that, 16 eps x 1e22). The same run without
+    the plant agrees."""
     model = _robot("icub")
     st = random_states(model, 4, 5)
     data = model.createData()
     pinref.aba(model, data, st["q"], st["v"], st["tau"])
-    i = max(range(1, model.njoints), key=lambda j: float(np.abs(data.joints[j].Dinv).max()))
+    ends = [j for j in range(1, model.njoints) if j not in model.parents]
+    i = max(ends, key=lambda j: float(np.abs(data.joints[j].Dinv).max()))
+    assert model.names[i] == "neck_yaw"
     assert np.abs(data.joints[i].Dinv).min() > 1.0            # the error is relative, 1e-9
     args = (model, st["q"], st["v"])
     kwargs = {"tau": st["tau"], "algorithm": "aba", "convention": convention}
@@ -296,15 +318,74 @@ def test_a_planted_dinv_error_on_icub_is_caught(convention):
     with core.hooked(_PlantedDinv(i, 1e-9)):
         report = compare(*args, **kwargs)
     d = report.algorithms[0].first_divergence
-    bound = CONDITIONING_FACTOR * EPS * pin_amplification(
-        pinref.to_pinocchio(model), st["q"], st["v"], st["tau"], world=convention == "WORLD")
-    caught = int(np.count_nonzero(bound < 1e-9))
-    assert caught == (4 if convention == "LOCAL" else 1)
-    assert bound.max() < (1e-11 if convention == "LOCAL" else 1e-7)
+    pmodel, world = pinref.to_pinocchio(model), convention == "WORLD"
+    own = CONDITIONING_FACTOR * EPS * pin_amplification(pmodel, st["q"], st["v"], st["tau"],
+                                                        world, joints=True)[:, i]
+    state = CONDITIONING_FACTOR * EPS * pin_amplification(pmodel, st["q"], st["v"], st["tau"],
+                                                          world)
+    assert own.max() < 1e-10
+    assert (state > 1e-9).sum() == (0 if convention == "LOCAL" else 3)
     assert not report.agree and d is not None
-    assert (d.field, d.joint_id, d.states_failing) == (f"joints[{i}].Dinv", i, caught), str(report)
-    # WORLD: the plant adds to a disagreement of 1.1e-11 there
-    assert d.rel_error == pytest.approx(1e-9, rel=1e-3 if convention == "LOCAL" else 2e-2)
+    assert (d.field, d.joint_id, d.states_failing) == (f"joints[{i}].Dinv", i, 4), str(report)
+    assert d.rel_error == pytest.approx(1e-9, rel=1e-3)
+
+
+def test_the_propagated_bound_of_one_joint_is_its_u_rounding_through_dinv():
+    """On one revolute joint the local differences ``_propagated`` counts are the rounding
+    of u = tau - S^T pA (pA = v x* h), one eps times |tau| + |S^T pA|, and that of each entry
+    of U = Ia S, eps (|Yaba| + |UDinv U^T|) |S|, which UDinv = U Dinv carries into ddq = Dinv u
+    - UDinv^T a' (a' = a_gf - S ddq); S carries ddq into a_gf: the bound is Dinv (|tau| +
+    |S^T pA| + sum_r ((|Yaba| + |UDinv U^T|) |S|)_r |a'_r|) max|S|, from pin's own Data."""
+    from pinref.compare.caches import PinCaches
+    from pinref.compare.diff import aba_amplification
+    from pinref.compare.reference import ModelInfo
+
+    model = pinref.Model()
+    joint = model.addJoint(0, pinref.JointModelRY(), pinref.SE3.Identity(), "j")
+    model.appendBodyToJoint(joint, pinref.Inertia(2.0, np.array([0.1, 0.2, 0.3]),
+                                                  np.diag([0.3, 0.4, 0.5])))
+    st = random_states(model, 5, 1)
+    pmodel = pinref.to_pinocchio(model)
+    P, u, expected = PinCaches(pmodel, 5, world=False), [], []
+    for k in range(5):
+        data = pmodel.createData()
+        pin.aba(pmodel, data, st["q"][k], st["v"][k], st["tau"][k])
+        P.store(k, data)
+        S = np.reshape(data.joints[1].S, (6, -1))[:, 0]
+        pA = data.v[1].cross(data.h[1]).vector
+        Dinv = float(np.reshape(data.joints[1].Dinv, -1)[0])
+        u.append([st["tau"][k][0] - S @ pA])
+        UDinv, U = np.reshape(data.joints[1].UDinv, -1), np.reshape(data.joints[1].U, -1)
+        dU = (np.abs(data.Yaba[1]) + np.abs(np.outer(UDinv, U))) @ np.abs(S)
+        before = data.a_gf[1].vector - S * data.ddq[0]
+        expected.append(Dinv * (abs(st["tau"][k][0]) + abs(S @ pA) + dU @ np.abs(before))
+                        * np.abs(S).max())
+    info = ModelInfo(pmodel, model.createData().nvSubtree)
+    amplification = aba_amplification(info, P.arrays, np.array(u))
+    assert amplification.propagated[:, 1] == pytest.approx(expected, rel=1e-12)
+    assert PROPAGATED_FACTOR == 2.0
+
+
+@pytest.mark.parametrize("case", ["icub LOCAL 0", "icub LOCAL 3", "icub WORLD 3",
+                                  "allegro_hand_description/urdf/allegro_right_hand WORLD 0",
+                                  "allegro_hand_description/urdf/allegro_right_hand WORLD 3",
+                                  "tiago_dual WORLD 1 --free-flyer"])
+def test_a_difference_of_large_terms_in_an_acceleration_agrees(case, capsys):
+    """Issue 25 item 5: without a free flyer, iCub (state 20 of seed 0: a_gf[13], the torso,
+    3.3 times its bound before; seed 3: 1.04 in LOCAL and 1.5 in WORLD) and allegro in WORLD
+    (a finger's root, 1.35 and 2.5 times) DIFFERed: u_13 = tau - S^T pA is 3.7 out of terms of
+    3e4, and the two sides round it differently (by 1e5 eps in ddq_13); so did tiago_dual on a
+    free flyer in WORLD (a caster's swivel, 1.6 times: the light wheel's U, rounded, amplified
+    by its D^-1). Judged against the local differences carried through the passes
+    (``_propagated``), they agree."""
+    from pinref.cli import main
+
+    name, convention, seed, *flags = case.split()
+    code = main(["diff", "--model", _robot_path(name), "--states", "200", "--seed", seed,
+                 "--algorithm", "aba", "--convention", convention.lower(), *flags])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "DIFFER" not in out
 
 
 class _PlantedSum(core.Hook):
@@ -342,6 +423,26 @@ def test_a_planted_error_in_a_sum_of_large_terms_is_caught(convention):
     d = report.algorithms[0].first_divergence
     assert not report.agree and d is not None
     assert (d.step, d.field, d.states_failing) == expected, str(report)
+
+
+@pytest.mark.parametrize("name, joint, convention, caught", [
+    ("icub", 13, "LOCAL", 20), ("buildSampleModelHumanoid", 5, "LOCAL", 20),
+    ("buildSampleModelHumanoid", 5, "WORLD", 19)])
+def test_a_planted_acceleration_error_is_caught(name, joint, convention, caught):
+    """The accelerations' bound (their tree's, or the propagated local differences) still
+    finds a relative error of 1e-9 planted in a_gf (oa_gf) at pass 3: at iCub's torso in all
+    20 states (LOCAL; in WORLD the near-singular neck leaves the whole tree uncertain to
+    1e-8 to 1e-4 and the plant is found in 2), at the humanoid's joint 5 in 20 and 19."""
+    model = _robot(name)
+    world = convention == "WORLD"
+    step = core.ABA_WORLD_FORWARD2 if world else core.ABA_FORWARD2
+    cache = "oa_gf" if world else "a_gf"
+    assert compare(model, states=20, algorithm="aba", convention=convention).agree
+    with core.hooked(_PlantedSum(step, joint, cache, joint, 1e-9)):
+        report = compare(model, states=20, algorithm="aba", convention=convention)
+    d = report.algorithms[0].first_divergence
+    assert not report.agree and d is not None
+    assert (d.step, d.field, d.states_failing) == (step.name, f"{cache}[{joint}]", caught)
 
 
 _FREE_FLYER_CASES = [f"{name} {convention}" for name in (
