@@ -28,7 +28,7 @@ from ..errors import (
 )
 from ..model.loading import load_model, with_free_flyer
 from ..model.model import model_label
-from ..tracing.states import random_states
+from ..tracing.states import is_int, random_states
 from ..tracing import steps, trace
 from . import reference as R
 from .bridge import import_pinocchio, is_pinocchio_model
@@ -186,19 +186,15 @@ def _name(alg, world):
     return f"{alg} WORLD" if world and alg != "rnea" else alg
 
 
-def _is_int(x):
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
 def _check_arguments(q, states, seed, tolerance, free_flyer, progress, workers, chunk_size):
     if q is None:
-        if not _is_int(states):
+        if not is_int(states):
             raise ArgumentTypeError(f"states: expected a positive integer (how many random "
                                     f"states), got {type(states).__name__} {states!r}")
         if states < 1:
             raise ShapeError(f"states: expected a positive number of random states, got "
                              f"{states!r}")
-        if not _is_int(seed):
+        if not is_int(seed):
             raise ArgumentTypeError(f"seed: expected an integer >= 0, got "
                                     f"{type(seed).__name__} {seed!r}")
         if seed < 0:
@@ -217,7 +213,7 @@ def _check_arguments(q, states, seed, tolerance, free_flyer, progress, workers, 
         raise ArgumentTypeError(f"progress: expected a callable(stage, done, total) or None, "
                                 f"got {type(progress).__name__}")
     for name, x in (("workers", workers), ("chunk_size", chunk_size)):
-        if x is not None and (not _is_int(x) or x < 1):
+        if x is not None and (not is_int(x) or x < 1):
             raise ArgumentValueError(f"{name}: expected a positive integer or None, got {x!r}")
 
 
