@@ -56,8 +56,12 @@ def calls(lib, model, batch):
     q = lib.normalize(model, lib.randomConfiguration(model, -np.ones(shape + (model.nq,)),
                                                      np.ones(shape + (model.nq,))))
     v, a = rng.standard_normal((2,) + shape + (model.nv,))
-    return [(lambda f=getattr(lib, name): f(model, data, q)) if name == "crba" else
-            (lambda f=getattr(lib, name): f(model, data, q, v, a)) for name in ALGORITHMS]
+    return [_call(getattr(lib, name), model, data, q, *(() if name == "crba" else (v, a)))
+            for name in ALGORITHMS]
+
+
+def _call(f, *args):
+    return lambda: f(*args)
 
 
 def loop_seconds(lib):
