@@ -70,13 +70,16 @@ def check_model(model, data=NO_DATA):
     otherwise a typed error saying what to pass. Values equal to the model's last checked ones
     (their bytes) pass without the checks' NumPy calls."""
     check_data(model, data)
-    armature, gravity = model.armature, model.gravity.vector
+    armature, gravity, values = model.armature, model.gravity.vector, None
     if type(armature) is np.ndarray and armature.shape == (model.nv,) and \
-            armature.dtype == np.float64 and gravity.shape == (6,):
+            armature.dtype == gravity.dtype == np.float64 and gravity.shape == (6,):
         values = armature.tobytes() + gravity.tobytes()
         known = _CHECKED.get(id(model))
         if known is not None and known[0]() is model and known[1] == values:
             return
+        # check the numbers of these bytes, which are kept (the arrays may change meanwhile)
+        armature = np.frombuffer(values, count=model.nv)
+        gravity = np.frombuffer(values, offset=8 * model.nv)
     # min >= 0 refuses NaN too (a NaN minimum compares False)
     if (not isinstance(armature, np.ndarray) or armature.shape != (model.nv,)
             or (model.nv and not (armature.min() >= 0 and all_finite(armature)))):
@@ -84,10 +87,9 @@ def check_model(model, data=NO_DATA):
                          f"(one per velocity entry), got {armature!r}")
     if gravity.shape != (6,) or not all_finite(gravity):
         raise NonFiniteError(f"model.gravity: expected one finite Motion, got {model.gravity!r}")
-    if armature.dtype == np.float64:
+    if values is not None:
         key = id(model)
-        _CHECKED[key] = (weakref.ref(model, lambda _: _CHECKED.pop(key, None)),
-                         armature.tobytes() + gravity.tobytes())
+        _CHECKED[key] = (weakref.ref(model, lambda _: _CHECKED.pop(key, None)), values)
 
 
 _CHECKED = {}   # id(model) -> (weak reference to it, its armature and gravity bytes that passed)

@@ -158,7 +158,6 @@ def world_velocities_step(T, C, data, kin, X):
     data.oa_gf.vector[1:] = bias if kin.c is None else mv(X[1:], kin.c[1:]) + bias
 
 
-
 def _entries_of_columns(x):
     """Joint matrices ``(K, *batch, 6, nvg)`` as columns ``(K * nvg, *batch, 6)``."""
     return x[..., 0] if x.shape[-1] == 1 else \
@@ -179,8 +178,6 @@ def write_joint_data(data, group, **fields):
         jdata = data.joints[group.ids[0]]
         for name, value in fields.items():
             setattr(jdata, name, value[0])
-
-
 
 
 def joint_data(data, group, name):
@@ -228,8 +225,6 @@ def minverse_rows_step(L, SDinv, Ul, F, Mw, data):
     # F[sub_i] += U_i Minv[i, sub_i]   (F[sub_i] = ... for a leaf, whose F[sub_i] is still 0)
     UM = moved(matrix_face(Ul) @ moved(Mw[L.cols], 0, -2), -1, 0)
     F[L.update] = F[L.update] + UM[L.update]
-
-
 
 
 def joint_inverse(model, data, group, Jg, Ug, nb):
@@ -319,8 +314,6 @@ def _rows_of_joints(x):
     return moved(x, -2, 1).reshape((x.shape[0] * x.shape[-2],) + x.shape[1:-2] + x.shape[-1:])
 
 
-
-
 def _forward_step2(model, data, w):
     """Mirrors ComputeABADerivativesForwardStep2::algo for every joint: oa_gf, ddq, the rows of
     Minv and Fcrb[i] level by level (they read the parent: ``_forward_step2_level``), then oa,
@@ -331,7 +324,8 @@ def _forward_step2(model, data, w):
         _forward_step2_level(level, data, w)
     # oa_i = oa_gf_i + gravity
     data.oa.vector[1:] = OA_GF[1:] + model.gravity.vector
-    # of_i = oYcrb_i oa_gf_i + ov_i x* oh_i   (into the buffer BackwardStep2 sums)
+    # of_i = oYcrb_i oa_gf_i + ov_i x* oh_i   (Pinocchio overwrites data.of here; w.of names
+    # from now on the buffer that BackwardStep2 sums beside oYcrb and doYcrb, w.crb_of)
     w.of = w.crb_of
     w.of[1:] = mv(w.oYcrb[1:], OA_GF[1:]) + mv(crf(data.ov.vector[1:]), data.oh.vector[1:])
     # dJ_i ;  dVdq_i ;  dAdq_i ;  dAdv_i ;  doYcrb_i   (motion_derivative_columns)

@@ -31,9 +31,9 @@ parent in oMi only, run level by level; J and oYcrb run for every joint at once 
 The backward step runs level by level: a level's Ag columns in one product, its block rows of M
 as one product ``J_level^T Ag`` read at the entries ``[i, sub_i]`` of its joints (index arrays
 built once per model's Tree, ``_level_blocks``); the scan (pinref/algorithms/scan.py) adds the
-subtree sums into the parents in Pinocchio's order. J and Ag are held column first, ``(nv, *batch, 6)`` (``data.J``, ``data.Ag``
-are views of them as ``(*batch, 6, nv)``); oYcrb as 6x6 matrices during the passes
-(rnea_derivatives.py).
+subtree sums into the parents in Pinocchio's order. J and Ag are held column first, ``(nv,
+*batch, 6)`` (``data.J``, ``data.Ag`` are views of them as ``(*batch, 6, nv)``); oYcrb as 6x6
+matrices during the passes (rnea_derivatives.py).
 """
 
 import weakref

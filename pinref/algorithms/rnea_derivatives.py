@@ -50,8 +50,8 @@ How the code maps to the loops above. Each C++ struct is one step function named
 (``_forward_step``: ComputeRNEADerivativesForwardStep, ``_backward_step``,
 ``_gravity_forward_step``, ``_gravity_backward_step``), and each driver reads as Pinocchio's:
 set-up, the forward pass, the fext statement, the backward pass, the closing statements, the
-steps run through
-pinref/algorithms/scan.py (no hook watches these passes: they run ``steps.QUIET``). A step runs
+steps run through pinref/algorithms/scan.py (no hook watches these passes: they run
+``steps.QUIET``). A step runs
 for every joint at once what the per-joint loop runs one joint at a time (``i`` is then the set
 of all joints, or of the joints of one tree level; rnea.py's module docstring says why ``x = x +
 y`` where C++ writes ``+=``):
@@ -68,9 +68,11 @@ y`` where C++ writes ``+=``):
   afterwards, and its descendants' final dFdq, dFda, dYtJ, dFdv: they run after the sums for
   every joint at once, with joint i's own dFdq taken before ``dFdq_i += J_i x* of_i``.
 
-What Pinocchio holds in Data between the passes, the steps hold in a ``Workspace`` named after
-the Data fields, and the driver copies it into Data at the end. The (6, nv) caches are held
-column first, ``(nv, *batch, 6)`` (``data.J`` is a view of it as ``(*batch, 6, nv)``), so a
+The per-joint motions (v, a, ov, oa, oa_gf, oh) go into Data as the steps compute them; the
+caches that pinref holds in another form during the passes (the (6, nv) caches column first,
+oYcrb, doYcrb, of as 6x6 and 6-vector rows summed in place) the steps hold in a ``Workspace``
+whose fields are named after the Data fields, and the driver copies them into Data at the end.
+Column first, ``(nv, *batch, 6)`` (``data.J`` is a view of it as ``(*batch, 6, nv)``), a
 statement on the columns of every joint is one product; joint quantities (oYcrb, ov, of, ...)
 are read per column through ``Columns.row`` (the joint's row). The blocks ``dtau[i, sub_i]`` of
 every joint are the entries listed in ``Columns`` of one product ``J^T dF`` (``(nv, 6) x (6,
@@ -113,7 +115,6 @@ from ._levels import (
 )
 
 # --- spatial operations this module needs (private: not in spatial/ yet) ------------------------
-
 
 
 def _action_matrices(R, p):
@@ -171,9 +172,10 @@ def _inertia_from_matrix(Y):
 class _InertiasFromMatrices(MutableSequence):
     """What ``data.oYcrb`` and ``data.oinertias`` hold after a derivative algorithm: a list of
     Inertia, each read off the 6x6 matrix the passes computed (``matrices[pos[i]]``, rows of
-    the stacked caches, ``_inertia_from_matrix``) when it is first accessed (``live``: at every
-    access, while a pass still changes the matrices). Entry 0, which Pinocchio does not write,
-    keeps its previous value."""
+    the stacked caches, ``_inertia_from_matrix``) when it is first accessed; entry 0, which
+    Pinocchio does not write, keeps its previous value (``first``). ``live``: every entry, 0
+    included, read at every access while a pass still changes the matrices (crbaWorldConvention,
+    for the hooks); it cannot be assigned then."""
 
     def __init__(self, matrices, pos, first, live=False):
         self._matrices = matrices
@@ -194,6 +196,9 @@ class _InertiasFromMatrices(MutableSequence):
         return self._items[k]
 
     def __setitem__(self, k, value):
+        if self._live:
+            raise TypeError("data.oYcrb is read off the passes' matrices while they run; "
+                            "assign it after the call")
         if isinstance(k, slice):
             for j, item in zip(range(*k.indices(len(self))), value, strict=True):
                 self._items[j] = item
@@ -478,7 +483,6 @@ def columns_first(x):
     return moved(x, 0, -2)
 
 
-
 class Workspace:
     """What a derivative call holds between its passes where Pinocchio holds it in Data, named
     after the Data fields, in the layouts the passes work on; the driver copies it into Data
@@ -512,12 +516,13 @@ def _fext_step(model, w, fext):
     w.of[1:] -= external_world_forces(model, w.T, w.Xf[1:], fext, len(w.shape))
 
 
-def fext_step(model, w, fext, call):
-    """The driver ``call``'s ``of_i -= oMi.act(fext_i)`` after the forward step of joint i, for
-    every joint after the forward pass (nothing in that pass reads of), when fext is given."""
+def fext_step(model, w, fext, algorithm):
+    """The driver ``algorithm``'s ``of_i -= oMi.act(fext_i)`` after the forward step of joint
+    i, for every joint after the forward pass (nothing in that pass reads of), when fext is
+    given."""
     if fext is not None:
-        scan.step(S.QUIET, f"{call}: of[i] -= oMi[i].act(fext[i])", (None,), _fext_step, model,
-                  w, fext)
+        scan.step(S.QUIET, f"{algorithm}: of[i] -= oMi[i].act(fext[i])", (None,), _fext_step,
+                  model, w, fext)
 
 
 def _subtree_sums(w, sums):

@@ -75,6 +75,9 @@ CHUNK_BYTES = 256 << 20
 # derivative tensors: 2 GB at nv 400).
 MEMORY_LIMIT = 1_500_000_000
 BASE_BYTES = 256 << 20
+# The arrays of ABA's propagated bound (``aba_amplification``): its chunks of states are
+# sized to hold at most this many bytes (one state's, when more)
+PROPAGATED_BYTES = 16 << 20
 # Below this many states per algorithm the chunks run in this process (a worker costs a fork).
 PARALLEL_MIN_STATES = 2000
 
@@ -314,7 +317,9 @@ def memory_estimate(model, n, fext=False, chunk_size=None):
     size = min(n, chunk_size or chunk_states(model))
     parts = {"base": BASE_BYTES, "states": n * _state_bytes(model, fext),
              "chunk": size * _state_work(model),
-             "pin Data": pin_data_bytes(model.nv, model.njoints)}
+             "pin Data": pin_data_bytes(model.nv, model.njoints),
+             "ABA bound": _propagated_bytes(model) * max(1, PROPAGATED_BYTES
+                                                        // _propagated_bytes(model))}
     parts["total"] = sum(parts.values())
     return parts
 
@@ -333,10 +338,11 @@ def _check_memory(model, n, fext, chunk_size):
     parts = memory_estimate(model, n, fext, chunk_size)
     if parts["total"] <= MEMORY_LIMIT:
         return
-    room = MEMORY_LIMIT - parts["base"] - parts["pin Data"] - parts["chunk"]
+    room = MEMORY_LIMIT - (parts["total"] - parts["states"])
     if room < per_state:
         fix = (f"pin's Data alone grows as 32 nv^3 bytes: compare a model with fewer degrees "
-               f"of freedom (nv <= {_largest_nv(model, parts['chunk'])} at this many joints), "
+               f"of freedom (nv <= {_largest_nv(model, parts['chunk'] + parts['ABA bound'])} at "
+               "this many joints), "
                "or its subtrees one at a time (pinref.buildReducedModel)")
     else:
         fix = f"compare at most {room // per_state} states per run (several runs with other seeds)"
@@ -349,7 +355,7 @@ def _check_memory(model, n, fext, chunk_size):
 
 def _largest_nv(model, chunk):
     """The largest nv whose pin Data fits MEMORY_LIMIT with the base and ``chunk`` bytes of
-    work, at model's njoints."""
+    work (the chunk's and ABA's bound), at model's njoints."""
     nv = model.nv
     while nv > 1 and BASE_BYTES + chunk + pin_data_bytes(nv, model.njoints) > MEMORY_LIMIT:
         nv -= 1
@@ -574,15 +580,36 @@ def aba_amplification(model, P, u, fext=None, world=False):
                                                  @ np.swapaxes(coupling, -1, -2))).max(axis=-1)
                 inherited[p] = inherited.get(p, 0.0) + e[i] * g
     amplification = Amplification.from_errors(model.parents, e, B)
-    # _propagated holds (step, nv_i, K) per joint and a few (step, 6, K): 64 MB at most
-    K = 3 * model.nv + 6 * model.njoints
-    step = max(1, (64 << 20) // (8 * K * (model.nv + 48)))
+    step = max(1, PROPAGATED_BYTES // _propagated_bytes(model))
     amplification.propagated = np.concatenate([
         _propagated(model, {k: x[b:b + step] for k, x in P.items()}, u[b:b + step],
                     None if fext is None else fext[b:b + step], {i: x[b:b + step]
                                                                  for i, x in e.items()}, world)
         for b in range(0, B, step)])
     return amplification
+
+
+def _propagated_bytes(model):
+    """The bytes ``_propagated`` holds per state: (nv_i, K) per joint, (6, K) per pending joint
+    (``_pending``) and a few more (6, K) at a time, K = 3 nv + 6 njoints columns."""
+    K = 3 * model.nv + 6 * model.njoints
+    return 8 * K * (model.nv + 6 * (_pending(model.parents) + 8))
+
+
+def _pending(parents):
+    """The most (6, K) arrays ``_propagated`` keeps for joints at once: the bias forces carried
+    to a parent not yet reached (backward: from its last child's step to its own), plus the
+    accelerations of a joint whose last child is not reached yet (forward)."""
+    last = {p: i for i, p in enumerate(parents) if i > 0}     # each parent's last child
+    most = held = 0
+    for i in reversed(range(1, len(parents))):
+        held += (parents[i] > 0 and last[parents[i]] == i) - (i in last)
+        most = max(most, held)
+    held = 1                                                   # the universe's
+    for i in range(1, len(parents)):
+        held += (i in last) - (parents[i] > 0 and last[parents[i]] == i)
+        most = max(most, held)
+    return most
 
 
 def _propagated(model, P, u, fext, e, world):
@@ -897,7 +924,7 @@ class _Chunk:
             return ~ok, None
         amplification = self.amplification.of(cache, index, step, scale)
         bound = np.maximum(self.tolerance, CONDITIONING_FACTOR * _EPS * amplification)
-        bad = ~(rel <= bound)
+        bad = ~ok & ~(rel <= bound)            # (a NaN bound fails only what the tolerance fails)
         within = ~ok & ~bad
         if within.any():
             if self.within is None:

@@ -414,8 +414,7 @@ class Model:
         q = self.check_vector(q, name, self.nq, "model.nq")
         for jmodel, unit in _unit_parts(self):
             seg = q[..., jmodel.idx_q + unit.start:jmodel.idx_q + unit.stop]
-            squared = np.vecdot(seg, seg)
-            if seg.ndim == 1 and _SQUARED_NORM_INSIDE[0] < squared < _SQUARED_NORM_INSIDE[1]:
+            if seg.ndim == 1 and _SQUARED_NORM_INSIDE[0] < seg @ seg < _SQUARED_NORM_INSIDE[1]:
                 continue            # (the squared norm decides, away from the bounds: one call)
             norm = np.sqrt((seg * seg).sum(-1))
             if (abs(norm - 1.0) > UNIT_NORM_TOLERANCE).any():

@@ -147,6 +147,23 @@ def test_bad_armature_is_refused(armature):
         pinref.rnea(model, pinref.Data(model), q, v, a)
 
 
+def test_armature_or_gravity_changed_in_place_after_a_call_is_refused():
+    """The checked armature and gravity are remembered by their bytes: a change in place after
+    a call that passed is checked again."""
+    model = pinref.buildTutorialModel()
+    data = pinref.Data(model)
+    q, v, a = _state()
+    pinref.rnea(model, data, q, v, a)
+    model.armature[0] = -1.0
+    with pytest.raises(errors.ShapeError, match="model.armature"):
+        pinref.rnea(model, data, q, v, a)
+    model.armature[0] = 0.0
+    pinref.rnea(model, data, q, v, a)
+    model.gravity.vector[2] = np.inf
+    with pytest.raises(errors.NonFiniteError, match="model.gravity"):
+        pinref.aba(model, data, q, v, a)
+
+
 def test_fext_with_more_batch_axes_than_the_states_is_refused():
     q, v, a = _state((3,))
     with pytest.raises(errors.ShapeError, match=r"fext: its batch shape \(2, 3\)"):
