@@ -458,8 +458,9 @@ def _append_collision_pairs(geometry_model, geometryA, geometryB):
         names = [geometry.name for geometry in source.geometryObjects]
         for pair in source.collisionPairs:
             add(ids[names[pair.first]], ids[names[pair.second]])
+    in_b = [ids[geometry.name] for geometry in geometryB.geometryObjects]
     for a in (ids[geometry.name] for geometry in geometryA.geometryObjects):
-        for b in (ids[geometry.name] for geometry in geometryB.geometryObjects):
+        for b in in_b:
             if objects[a].parentJoint != objects[b].parentJoint:
                 add(a, b)
     geometry_model.collisionPairs = pairs
