@@ -286,6 +286,14 @@ class JointModel:
         return f"{self.shortname()}(id={self.id}, idx_q={self.idx_q}, idx_v={self.idx_v})"
 
 
+def shallow_copy(jmodel):
+    """A new joint model of ``jmodel``'s type sharing its attribute values (``__init__`` is not
+    run): the copy a model stores, so that setting its indexes leaves ``jmodel`` as it was."""
+    clone = object.__new__(type(jmodel))
+    clone.__dict__.update(jmodel.__dict__)
+    return clone
+
+
 def tangent_rows(x):
     """``x (*shape, n)`` as a view ``(n, *shape)``: entries first, so that a group's entries are
     one gather (``segments``) and ``x[..., v_i]`` can be written through it (a single state's

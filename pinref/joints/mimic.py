@@ -21,7 +21,7 @@ algorithms Pinocchio's binding refuses raise ``MimicUnsupportedError`` (docs/joi
 import numpy as np
 
 from ..errors import MimicUnsupportedError
-from .base import JointData, JointModel
+from .base import JointData, JointModel, shallow_copy
 from .liegroup import VectorSpace
 from .prismatic import JointModelPrismaticUnaligned, JointModelPX, JointModelPY, JointModelPZ
 from .revolute import JointModelRX, JointModelRY, JointModelRZ
@@ -80,8 +80,7 @@ class JointModelMimic(JointModel):
             joint_model = joint_model.jmodel
         check_mimicable(joint_model, "JointModelMimic")
         super().__init__()
-        wrapped = object.__new__(type(joint_model))
-        wrapped.__dict__.update(joint_model.__dict__)
+        wrapped = shallow_copy(joint_model)
         self.scaling, self.offset = float(scaling), float(offset)
         self.mimicked_id = joint_model.id
         self._set_indexes(joint_model.idx_q, joint_model.idx_v)

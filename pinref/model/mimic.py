@@ -23,6 +23,7 @@ import weakref
 import numpy as np
 
 from ..errors import ModelError
+from ..joints.base import shallow_copy
 from ..joints.mimic import JointDataMimic, JointModelMimic, check_mimicable, mimic_configuration
 
 # --- Model fields ---------------------------------------------------------------------------
@@ -84,8 +85,8 @@ def repointed(jmodel, old_model, new_model, where):
         raise ModelError(f"{where}: the mimic joint follows joint {name!r}, which is not in the "
                          "new model (it is locked); lock the mimic joint too, or keep its joint")
     k = new_model.names.index(name)
-    out = _copy(jmodel)
-    out.jmodel = _copy(jmodel.jmodel)
+    out = shallow_copy(jmodel)
+    out.jmodel = shallow_copy(jmodel.jmodel)
     target = new_model.joints[k]
     out.setMimicIndexes(k, target.idx_q, target.idx_v, target.idx_vExtended)
     return out
@@ -293,7 +294,7 @@ def transformJointIntoMimic(input_model, index_mimicked, index_mimicking, scalin
         elif isinstance(jm, JointModelMimic):
             k = jm.mimicked_id
             jm.setIndexes(i, idx_q, idx_v, input_model.joints[i].idx_vExtended)
-            jm.jmodel = _copy(jm.jmodel)
+            jm.jmodel = shallow_copy(jm.jmodel)
             jm.setMimicIndexes(k, model.idx_qs[k], model.idx_vs[k],
                                input_model.joints[i].idx_vExtended)
         else:
@@ -321,12 +322,6 @@ def _insert_sorted(ids, k):
     """``details::insertSort``: ``k`` into the sorted list ``ids``, in place."""
     ids.append(k)
     ids.sort()
-
-
-def _copy(jmodel):
-    clone = object.__new__(type(jmodel))
-    clone.__dict__.update(jmodel.__dict__)
-    return clone
 
 
 # --- Data of a model with mimic joints --------------------------------------------------------

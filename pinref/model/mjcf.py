@@ -40,10 +40,7 @@ import warnings
 import numpy as np
 
 from ..errors import MJCFError, MJCFWarning, URDFError
-from ..joints import (JointModel, JointModelComposite, JointModelFreeFlyer,
-                      JointModelPrismaticUnaligned, JointModelPX, JointModelPY, JointModelPZ,
-                      JointModelRevoluteUnaligned, JointModelRX, JointModelRY, JointModelRZ,
-                      JointModelSpherical)
+from ..joints import JointModel, JointModelComposite, JointModelFreeFlyer, JointModelSpherical
 from ..spatial import SE3, Inertia, Quaternion
 from ..spatial._kernels import type_name
 from ..spatial.quaternion import angle_axis_matrix
@@ -52,17 +49,15 @@ from .geometry import (Box, Capsule, Convex, Cylinder, Ellipsoid, GeometryModel,
                        GeometryType, Mesh, Sphere)
 from .model import Model, bind_positional
 from .urdf import _Builder as _UrdfBuilder
-from .urdf import (_IDENTITY_POSE, _compose, _is_approx, _is_decimal, _matmul3, _normalized,
-                   _parse_xml, _path, _pose, _quaternion_matrix, _read_file, _se3, _transpose3)
+from .urdf import (_AXIS_JOINTS, _IDENTITY_POSE, _UNIT_AXES, _axis_joint, _compose,
+                   _is_decimal, _matmul3, _normalized, _parse_xml, _path, _pose,
+                   _quaternion_matrix, _read_file, _rotated_inertia, _se3)
 
 UNIT_BOUND = 1.01
 """Pinocchio's bound on every configuration entry of a free or ball joint read from MJCF
 (the translation of a free joint too)."""
 
 _INF = math.inf
-_UNIT_AXES = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
-_HINGES = (JointModelRX, JointModelRY, JointModelRZ, JointModelRevoluteUnaligned)
-_SLIDES = (JointModelPX, JointModelPY, JointModelPZ, JointModelPrismaticUnaligned)
 _CLASSED = ("joint", "geom", "site")
 _IGNORED_COMPILER = ("settotalmass", "balanceinertia", "inertiagrouprange")
 _GROUPING = ("frame", "replicate", "attach", "composite", "flexcomp")
@@ -661,9 +656,8 @@ class _Graph:
             I = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
         for k in range(3):
             I[k, k] = max(I[k, k], self.bound_inertia)
-        L = _matmul3(_matmul3(R.tolist(), I.tolist()), _transpose3(R.tolist()))
         return Inertia.unchecked(np.float64(mass), np.array(com, dtype=float),
-                                 _symmetric(np.array(L)))
+                                 np.array(_rotated_inertia(R.tolist(), I.tolist())))
 
     def joint(self, element, body):
         """``MjcfJoint::fill``: defaults level by level, the element last."""
@@ -1044,25 +1038,13 @@ def _solo(joint):
         jmodel = JointModelFreeFlyer() if joint.type == "free" else JointModelSpherical()
         return (jmodel, ([_INF] * nv, [_INF] * nv, [-UNIT_BOUND] * nq, [UNIT_BOUND] * nq,
                          [0.0] * nv, [0.0] * nv), [joint.armature] * nv)
-    classes = _HINGES if joint.type == "hinge" else _SLIDES
-    jmodel = None
-    for k, unit in enumerate(_UNIT_AXES):
-        if _is_approx(joint.axis, unit):
-            jmodel = classes[k]()
-            break
-    if jmodel is None:
-        jmodel = classes[3](np.array(_normalized(joint.axis)))
+    jmodel = _axis_joint(_AXIS_JOINTS["revolute" if joint.type == "hinge" else "prismatic"],
+                         joint.axis)
     return (jmodel, ([joint.effort], [_INF], [joint.lower], [joint.upper], [0.0],
                      [joint.damping]), [joint.armature])
 
 
 # --- Pinocchio's arithmetic --------------------------------------------------------------------
-
-
-def _symmetric(M):
-    """Pinocchio keeps the lower triangle of R I R^T (Symmetric3)."""
-    M = np.array(M)
-    return np.tril(M) + np.tril(M, -1).T
 
 
 def _from_two_vectors(target):

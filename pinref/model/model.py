@@ -11,7 +11,7 @@ import weakref
 import numpy as np
 
 from ..errors import ArgumentTypeError, ModelError, ShapeError, UnsupportedError
-from ..joints.base import JointModel
+from ..joints.base import JointModel, shallow_copy
 from ..joints.composite import JointModelComposite
 from ..joints.liegroup import UNIT_NORM_TOLERANCE
 from ..spatial import SE3, Inertia, Motion
@@ -214,7 +214,7 @@ class Model:
                              f"this model (0 .. {self.njoints - 1})")
         if not isinstance(joint_placement, SE3) or joint_placement.shape != ():
             raise ModelError(f"addJoint({joint_name!r}): joint_placement must be one SE3")
-        jmodel = _copy_joint(joint_model)
+        jmodel = shallow_copy(joint_model)
         nq, nv = jmodel.nq, jmodel.nv
 
         def vec(x, n, default, what):
@@ -450,8 +450,3 @@ def _unit_parts(model):
                         own, parts)
     return parts
 
-
-def _copy_joint(jmodel):
-    clone = object.__new__(type(jmodel))
-    clone.__dict__.update(jmodel.__dict__)
-    return clone

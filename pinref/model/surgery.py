@@ -27,7 +27,7 @@ from ..errors import ArgumentTypeError, ModelError, ShapeError
 from ..spatial import SE3, Inertia
 from ..spatial import _kernels as K
 from .frame import ALL_FRAME_TYPES, Frame, FrameType
-from .geometry import GeometryModel
+from .geometry import CollisionPair, GeometryModel
 from .mimic import repointed
 from .model import Model, bind_positional, real_array
 
@@ -433,7 +433,37 @@ def _append(modelA, modelB, geometryA, geometryB, frame_id, aMb):
     _append_reference_configurations(model, modelB, configurations, neutral)
     for config_name, config in configurations.items():
         model.referenceConfigurations[config_name] = config
+    _append_collision_pairs(geometry_model, geometryA, geometryB)
     return model, geometry_model
+
+
+def _append_collision_pairs(geometry_model, geometryA, geometryB):
+    """``geometry_model``'s collision pairs as Pinocchio's ``appendModel`` adds them: geomModelA's
+    pairs, geomModelB's, then every (A object, B object) pair on different joints, A-major;
+    each object found by its name (the first object of that name, as ``getGeometryId``), an
+    equal pair added once (``addCollisionPair``)."""
+    objects = geometry_model.geometryObjects
+    ids = {}
+    for k, geometry in enumerate(objects):
+        ids.setdefault(geometry.name, k)
+    pairs, seen = [], set()
+
+    def add(first, second):
+        key = (min(first, second), max(first, second))
+        if key not in seen:
+            seen.add(key)
+            pairs.append(CollisionPair(first, second))
+
+    for source in (geometryA, geometryB):
+        names = [geometry.name for geometry in source.geometryObjects]
+        for pair in source.collisionPairs:
+            add(ids[names[pair.first]], ids[names[pair.second]])
+    in_b = [ids[geometry.name] for geometry in geometryB.geometryObjects]
+    for a in (ids[geometry.name] for geometry in geometryA.geometryObjects):
+        for b in in_b:
+            if objects[a].parentJoint != objects[b].parentJoint:
+                add(a, b)
+    geometry_model.collisionPairs = pairs
 
 
 def appendModel(modelA, modelB, *args, **kwargs):
@@ -446,9 +476,9 @@ def appendModel(modelA, modelB, *args, **kwargs):
 
     Joint order: modelA's joints up to the frame's joint and that joint's descendants, then
     modelB's, then modelA's others. Joint and frame names must not clash (ModelError). The new
-    model has the default name and gravity, zero armature (Pinocchio does not copy it), and
-    empty ``collisionPairs`` (pinref has no collision engine; Pinocchio adds modelA x modelB
-    pairs).
+    model has the default name and gravity and zero armature (Pinocchio does not copy it). The
+    GeometryModel's ``collisionPairs`` are geomModelA's and geomModelB's (ids moved to the new
+    objects) and then every (geomModelA object, geomModelB object) pair on different joints.
     """
     where = "appendModel"
     geometric = len(args) + len(kwargs) == 4

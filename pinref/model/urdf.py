@@ -578,11 +578,17 @@ def _joint_model(joint):
         return JointModelFreeFlyer()
     if joint.type == "planar":
         return JointModelPlanar()
-    classes = _AXIS_JOINTS[joint.type]
+    return _axis_joint(_AXIS_JOINTS[joint.type], joint.axis)
+
+
+def _axis_joint(classes, axis):
+    """``classes[k]()`` when ``axis`` is the unit axis e_k as Eigen's ``isApprox`` tells,
+    otherwise ``classes[3]`` (the unaligned type) about ``axis`` normalized: the axis test of
+    ``UrdfVisitor::addJoint`` and of the MJCF graph's ``addSoloJoint``."""
     for k, unit in enumerate(_UNIT_AXES):
-        if _is_approx(joint.axis, unit):
+        if _is_approx(axis, unit):
             return classes[k]()
-    return classes[3](np.array(_normalized(joint.axis)))
+    return classes[3](np.array(_normalized(axis)))
 
 
 _MIMIC_TYPES = ("revolute", "continuous", "prismatic")
@@ -848,9 +854,7 @@ class _Reader:
             return Inertia.unchecked(np.array(mass), np.array(com), np.zeros((3, 3)))
         self.tensors.append((link, I))
         if R != _IDENTITY:  # (R I R^T is I exactly for the identity)
-            L = _matmul3(_matmul3(R, I), _transpose3(R))  # Symmetric3 keeps the lower triangle
-            I = ((L[0][0], L[1][0], L[2][0]), (L[1][0], L[1][1], L[2][1]),
-                 (L[2][0], L[2][1], L[2][2]))
+            I = _rotated_inertia(R, I)
         return Inertia.unchecked(np.array(mass), np.array(com), np.array(I))
 
     def materials(self, robot, links):
@@ -1217,6 +1221,14 @@ def _matvec3(A, x):
 
 def _transpose3(A):
     return tuple(zip(*A))
+
+
+def _rotated_inertia(R, I):
+    """``R I R^T`` (3x3 nested sequences) rounded as Pinocchio's (``_matmul3`` twice), made
+    symmetric from its lower triangle, the one ``Symmetric3`` keeps."""
+    L = _matmul3(_matmul3(R, I), _transpose3(R))
+    return ((L[0][0], L[1][0], L[2][0]), (L[1][0], L[1][1], L[2][1]),
+            (L[2][0], L[2][1], L[2][2]))
 
 
 def _compose(aMb, bMc):

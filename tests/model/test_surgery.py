@@ -244,6 +244,48 @@ def test_append_model_with_geometry_equals_pin(frame_name):
     assert_fields_equal(model_fields(again), model_fields(model))
 
 
+def _pairs(geometry_model):
+    return [(int(p.first), int(p.second)) for p in geometry_model.collisionPairs]
+
+
+@pytest.mark.parametrize("frame_name", ["universe", "FL_UPPER_LEG", "HR_FOOT"])
+@pytest.mark.parametrize("clash", [False, True])
+def test_append_model_merges_collision_pairs_as_pin(frame_name, clash):
+    """ur5 onto a frame of solo (a tree: the legs after the frame's come after ur5, so their
+    objects' ids move): the result's collision pairs are pin's, in order and orientation. With
+    ``clash``, ur5's ``base_link_0`` keeps the name of solo's, and both find solo's object by
+    name, as pin's do."""
+    (modelA, geometryA, _), (pmodelA, pgeometryA, _) = _robot("solo.urdf")
+    (modelB, geometryB, _), (pmodelB, pgeometryB, _) = _robot(
+        "ur_description/urdf/ur5_robot.urdf")
+    for m, g in ((modelB, geometryB), (pmodelB, pgeometryB)):
+        _renamed(m, "ur5_")
+        for k, obj in enumerate(g.geometryObjects):
+            if not (clash and obj.name == "base_link_0"):
+                obj.name = "ur5_" + obj.name
+                g.geometryObjects[k] = obj  # (pin's list hands out copies)
+    for count, pairs in ((9, (geometryA, pgeometryA)), (6, (geometryB, pgeometryB))):
+        n = pairs[0].ngeoms  # some pairs of distinct objects, in random order and orientation
+        ids = np.random.default_rng(count).permutation(
+            [(i, j) for i in range(n) for j in range(n) if i != j])[:count]
+        for lib, g in zip((pinref, pin), pairs):
+            for i, j in ids:
+                g.addCollisionPair(lib.CollisionPair(int(i), int(j)))
+    assert _pairs(geometryA) == _pairs(pgeometryA) and _pairs(geometryB) == _pairs(pgeometryB)
+    assert [g.name for g in geometryB.geometryObjects] == [
+        g.name for g in pgeometryB.geometryObjects]
+    frame = pmodelA.getFrameId(frame_name)
+    aMb = pinref.SE3.Random(rng=np.random.default_rng(7))
+    _, geometry = pinref.appendModel(modelA, modelB, geometryA, geometryB, frame, aMb)
+    _, pgeometry = pin.appendModel(pmodelA, pmodelB, pgeometryA, pgeometryB, frame,
+                                   pin.SE3(aMb.homogeneous))
+    assert [g.name for g in geometry.geometryObjects] == [
+        g.name for g in pgeometry.geometryObjects]
+    assert len(pgeometry.collisionPairs) > geometryA.ngeoms  # the cross pairs are there
+    assert _pairs(geometry) == _pairs(pgeometry)
+    assert np.array_equal(geometry.collisionPairMapping, pgeometry.collisionPairMapping)
+
+
 def test_append_model_errors():
     modelA, modelB = pinref.buildSampleModelManipulator(), pinref.buildSampleModelHumanoid()
     M = pinref.SE3.Identity()
