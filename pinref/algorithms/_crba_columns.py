@@ -31,7 +31,7 @@ class _AxisColumns:
 
     def __init__(self, model, block, level, nv_subtree):
         ids, nv = block.ids, model.nv
-        rows = level.rows.start + np.arange(level.rows.stop - level.rows.start)[block.rows]
+        rows = np.arange(level.rows.stop)[block.stack_rows]
         k = np.broadcast_to(np.asarray(block.column[-1]), (len(ids),))
         sign, v_index = block.sign, np.array([model.idx_vs[i] for i in ids])
         # Y[column] = Y[rows, ..., k]: column k of each joint's 6x6
@@ -71,7 +71,7 @@ class _JointColumns:
 
     def __init__(self, model, block, level, nv_subtree):
         i = block.ids[0]
-        self.row = level.rows.start + block.rows.start
+        self.row = block.stack_rows.start
         self.cols = block.jmodel.v_slice
         self.subtree = slice(model.idx_vs[i], model.idx_vs[i] + nv_subtree[i])
         self.id = i

@@ -104,14 +104,6 @@ def _fext_world_step(level, W, data, fext):
     OF[i] = OF[i] - matvec(W.Xf[i], ext)
 
 
-def _rows(level, block):
-    """The block's rows of the stacked caches (its ``rows`` are within the level)."""
-    lo = level.rows.start
-    if isinstance(block.rows, slice):
-        return slice(lo + block.rows.start, lo + block.rows.stop)
-    return lo + block.rows
-
-
 def _aba_world_backward_step(level, W, model, data, uT):
     """Mirrors AbaWorldConventionBackwardStep::algo for the joints i of one level, a block of
     joints at a time (in the WORLD frame every J_i is a general 6 x nv_i, so the blocks differ
@@ -119,7 +111,7 @@ def _aba_world_backward_step(level, W, model, data, uT):
     C, nb = W.C, len(W.shape)
     Ya, OF, OA_GF = data.oYaba.matrix, data.of.vector, data.oa_gf.vector
     for block in level.blocks:
-        rows, v, nvg, K = _rows(level, block), block.v, block.nv, len(block.ids)
+        rows, v, nvg, K = block.stack_rows, block.v, block.nv, len(block.ids)
         # u_i -= J_i^T of_i
         uT[v] -= np.vecdot(W.J[v], OF[C.row[v]])
         # U_i = oYaba_i J_i
@@ -151,7 +143,7 @@ def _aba_world_forward_step2(W, model, data, uT, ddqT):
         # oa_gf_i += oa_gf_parent
         OA_GF[i] = OA_GF[i] + OA_GF[p]
         for block in level.blocks:
-            rows = _rows(level, block)
+            rows = block.stack_rows
             # ddq_i = Dinv_i u_i - UDinv_i^T oa_gf_i
             UDinv = block.joint_field(data, "UDinv")
             ddq = block.Dinv_times(data, block.tangent(uT)) - vecmat(OA_GF[rows], UDinv)

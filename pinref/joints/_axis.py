@@ -256,7 +256,8 @@ class AxisBlock:
     calc_aba is ``FrameAxisJointModel.calc_aba`` for them all at once.
 
     The one table of entry and sign: ``rows`` (the joints' places in the arrays a step hands
-    the block), ``v`` their tangent entries, ``k`` and ``sign`` ``(K,)`` (None when every sign
+    the block; ``stack_rows``, set by the Tree, their rows of the stacked caches), ``v`` their
+    tangent entries, ``k`` and ``sign`` ``(K,)`` (None when every sign
     is +1); ``entry``, ``column`` and ``diagonal`` pick entry k of their rows' 6-vectors,
     column k and entry (k, k) of their 6x6 (basic indexing when they share one k and their
     rows are consecutive). ``parts``: ``(key, rows)`` of the Tree groups that hold their joint

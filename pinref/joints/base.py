@@ -331,7 +331,8 @@ class JointBlock:
     """One joint of a tree level, of any kind, as the level steps see it (the joints with
     S = sign e_k have :class:`pinref.joints._axis.AxisBlock`, the same interface): its S is
     its data's, its ``calc_aba`` its own. The arrays a step hands a block have the joints of
-    the level (or of the tree) first; ``rows`` is this joint's place there. ``x_i`` below is
+    the level (or of the tree) first; ``rows`` is this joint's place there, ``stack_rows`` its
+    row of the stacked caches (set by the Tree, ``pinref.model.tree.blocks``). ``x_i`` below is
     ``(1, *batch, nv)``; ``xT = tangent_rows(x)`` for a ``(..., nv)`` vector x."""
 
     def __init__(self, jmodel, row):

@@ -198,6 +198,10 @@ def blocks(groups, lo):
         rows = [r - lo for g in axis for r in range(g.rows.start, g.rows.stop)]
         out.append(AxisBlock(axis, [j for g in axis for j in g.jmodels], rows,
                              [g.unit for g in axis for _ in g.ids]))
+    for b in out:
+        # the block's rows of the stacked caches (``rows``: its place in the arrays a step hands it)
+        b.stack_rows = (slice(b.rows.start + lo, b.rows.stop + lo) if isinstance(b.rows, slice)
+                        else b.rows + lo)
     return sorted(out, key=lambda b: b.rows.start if isinstance(b.rows, slice) else b.rows[0])
 
 
