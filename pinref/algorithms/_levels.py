@@ -76,6 +76,13 @@ def widen(data, shape, *caches):
         getattr(data, name).widen(shape)
 
 
+def joint_forces(fext, ids, ndim):
+    """``fext_i`` of the joints ``ids`` (row order), joint axis first, with 1-axes to
+    broadcast with stacked rows of ``ndim`` axes: ``(K, 1.., *fext batch, 6)``."""
+    ext = np.moveaxis(fext[..., ids, :], -2, 0)                      # (K, *fext batch, 6)
+    return ext.reshape(ext.shape[:1] + (1,) * (ndim - ext.ndim) + ext.shape[1:])
+
+
 def expand(x, nb):
     """Constants ``(K, *tail)`` as ``(K, 1 * nb, *tail)`` to broadcast with a batch of nb axes."""
     return x.reshape(x.shape[:1] + (1,) * nb + x.shape[1:]) if nb else x

@@ -55,7 +55,7 @@ import numpy as np
 
 from . import scan
 from . import steps as S
-from ._levels import begin, crf, joint_calc, matvec, tangent_rows, vecmat
+from ._levels import begin, crf, joint_calc, joint_forces, matvec, tangent_rows, vecmat
 from .aba_derivatives import _joint_matrices, _stys_inversion, world_velocities_step
 from .rnea_derivatives import (_action_matrices, _store_world_inertias, columns, matrix_face, mv,
                                subspace_columns, world_inertia_matrices, world_placements_step)
@@ -98,10 +98,8 @@ def _fext_world_step(level, W, data, fext):
     """The fext overload's ``of[i] -= oMi[i].act(fext[i])`` right after joint i's forward step
     (fext in the LOCAL frame of each joint)."""
     OF, i = data.of.vector, level.rows
-    ext = np.moveaxis(fext[..., level.id_index, :], -2, 0)            # (K, *fext batch, 6)
-    ext = ext.reshape(ext.shape[:1] + (1,) * (OF.ndim - ext.ndim) + ext.shape[1:])
     # of_i -= oMi fext_i
-    OF[i] = OF[i] - matvec(W.Xf[i], ext)
+    OF[i] = OF[i] - matvec(W.Xf[i], joint_forces(fext, level.id_index, OF.ndim))
 
 
 def _aba_world_backward_step(level, W, model, data, uT):

@@ -42,7 +42,7 @@ import numpy as np
 from ..joints.base import tangent_rows
 from . import scan
 from . import steps as S
-from ._levels import begin, crf, crm, inputs, joint_calc
+from ._levels import begin, crf, crm, inputs, joint_calc, joint_forces
 
 matvec, vecmat = np.matvec, np.vecmat
 
@@ -76,10 +76,8 @@ def _rnea_forward_step(T, kin, aT, data):
 def _fext_step(level, data, fext):
     """The drivers' ``f[i] -= fext[i]`` right after the forward step of joint i."""
     F = data.f.vector
-    ext = np.moveaxis(fext[..., level.id_index, :], -2, 0)            # (K, *fext batch, 6)
-    ext = ext.reshape(ext.shape[:1] + (1,) * (F.ndim - ext.ndim) + ext.shape[1:])
     # f_i -= fext_i
-    F[level.rows] = F[level.rows] - ext
+    F[level.rows] = F[level.rows] - joint_forces(fext, level.id_index, F.ndim)
 
 
 def _rnea_backward_step(level, kin, data, tauT):

@@ -108,6 +108,7 @@ from ._levels import (
     crm,
     expand,
     joint_calc,
+    joint_forces,
     kind_subspace_times,
     matvec,
     tangent_rows,
@@ -420,9 +421,7 @@ def world_placements_step(level, data):
 def external_world_forces(model, T, Xf, fext, nb):
     """``oMi fext_i`` for rows 1.. (``Xf``: oMi.dualAction of those rows), fext aligned with a
     batch of nb axes."""
-    ext = moved(fext[..., T.tree.order[1:], :], -2, 0)                # (n-1, *fext batch, 6)
-    ext = ext.reshape(ext.shape[:1] + (1,) * (nb + 2 - ext.ndim) + ext.shape[1:])
-    return matvec(Xf, ext)
+    return matvec(Xf, joint_forces(fext, T.tree.order[1:], nb + 2))
 
 
 def motion_derivative_columns(C, data, Y, dY, J, parent_acceleration=None):
