@@ -62,6 +62,7 @@ _BACKWARD_CACHES = ("Yaba", "oYaba", "joints.U", "joints.Dinv", "joints.UDinv", 
 _BACKWARD_STEPS = (steps.ABA_BACKWARD, steps.ABA_WORLD_BACKWARD)
 # Judged against ``Amplification.propagated`` too, after pass 1 (which writes c_i alone).
 _ACCELERATIONS = ("a", "a_gf", "oa", "oa_gf")
+_FORCES = ("f", "of")
 _FIRST_STEPS = (steps.ABA_FORWARD1, steps.ABA_WORLD_FORWARD1)
 
 # The states of a run (q, v, a, tau, fext as float64 over the whole batch) are held at once:
@@ -518,75 +519,121 @@ def aba_amplification(model, P, u, fext=None, world=False):
     """How much ABA's rounding can grow in each state and joint, from pin's end state and the
     rebuilt u (B, nv) (``Amplification``).
 
-    A running error bound of the backward pass. D_i = S_i^T Ia_i S_i is a sum whose terms are
-    as large as ``T_i``, the entry-wise magnitudes of what went into Ia_i: the body's inertia
-    ``|Y_i|`` plus, per child c, ``|X_c| (T_c + |U_c Dinv_c U_c^T|) |X_c|^T`` (X_c the force
-    action of liMi_c; in the WORLD convention no transport, Y_i = oYcrb_i and S_i = J_i's
-    columns, whose entries carry the world lever arms). Rounding leaves D_i off by about eps
-    times those terms, a relative error of ``e_i = max_j (Dinv_i)_jj (S_i^T T_i S_i)_jj``
-    (>= 1; large where D_i comes out of cancellation, a light body far from heavy ones), and
-    D_i^-1 passes it on to everything computed through it.
+    A first-order bound of the disagreement of the backward pass that counts only the
+    rounding in which pinref and pin differ (docs/tools.md). ``E_i`` (6, 6), in eps, bounds
+    entry by entry the difference of the two sides' IA_i, the articulated inertia before
+    joint i's own update (Yaba_i, or oYaba_i in the WORLD convention, plus U_i D_i^-1 U_i^T
+    under a parent). D_i = S_i^T IA_i S_i (+ armature) then differs by |S_i|^T E_i |S_i| and
+    by its own rounding, a relative error of D_i^-1 of
 
-    In the WORLD convention a child's error also reaches its parent: Dinv_c off by e_c eps
-    (relative) moves ``S_p^T U_c Dinv_c U_c^T S_p``, the child's share of D_p, so e_p gains
-    ``e_c g_c``, ``g_c = max_j (Dinv_p)_jj (|S_p^T U_c| |Dinv_c| |U_c^T S_p|)_jj`` (the
-    coupling S_p^T U_c taken as computed, free of the lever arms). In the LOCAL convention
-    pinref takes pin's operations in pin's order, so a child's rounding is the same on both
-    sides and is not inherited (measured: inheriting it there makes the bound 1e4 times the
-    disagreement on iCub); in the WORLD one the orders differ (iCub's near-singular neck on a
-    free flyer, state 158 of seed 0: neck_roll's Dinv is off by 2.6e7 eps between pinref and
-    pin, neck_pitch's, its parent's, by 1.5e10 eps).
+        e_i = max_j (D_i^-1)_jj (|S_i|^T E_i |S_i| + dD_i)_jj  (+ w_i for a k x k inverse),
+
+    large where D_i comes out of cancellation (a light body far from heavy ones; in the WORLD
+    convention S_i = J_i's columns, whose entries carry the world lever arms). Own rounding:
+    U_i = IA_i S_i rounds by ``dU_i = |IA_i| S'_i``, S'_i the entries of |S_i| whose products
+    the two sides may round differently (LOCAL: all but each column's largest, none for a
+    unit axis, whose U_i is a column of IA_i and D_i an entry of it on both sides; WORLD: all
+    of |J_i|, the two sides multiply in other orders), D_i by ``dD_i = |S_i|^T dU_i + S'_i^T
+    |U_i|``, and a k > 1 inverse by ``w_i = max_j (D_i^-1)_jj (|S_i|^T |IA_i| |S_i|)_jj``.
+
+    LOCAL: the update Ia_i = IA_i - U_i D_i^-1 U_i^T moves a difference dIA to Q dIA Q^T,
+    Q = I - UDinv_i S_i^T (its derivative), and the parent receives
+
+        E_p += |X_i| (|Q| E_i |Q|^T + dU_i |UDinv_i|^T + |UDinv_i| dU_i^T
+                      + |UDinv_i| (dD_i + w_i |D_i|) |UDinv_i|^T + |Ia_i|) |X_i|^T,
+
+    |Ia_i| the rounding of the transport X_i Ia_i X_i^T (X_i the force action of liMi_i),
+    which pinref and pin write differently. WORLD: |Q| compounds with the lever arms (3e9 on
+    the sample humanoid), so the parent receives only ``|oYaba_i|`` (the rounding of the sum
+    oYaba_p += Ia_i), and the child's disagreement reaches it through its D_i^-1, the child's
+    share of D_p: e_p gains ``e_i max_j (D_p^-1)_jj (|S_p^T U_i| |D_i^-1| |U_i^T S_p|)_jj``.
+    E_i is never above ``T_i``, the entry-wise magnitudes of everything summed into IA_i (|Y_i|,
+    or |oYcrb_i|, plus per child |X| (T_c + |U_c D_c^-1 U_c^T|) |X|^T), each side's own
+    rounding bound. The rounding both sides share is not counted: iCub's degenerate head
+    inertia gives neck_roll's D a cancellation of 4e6 in some states, yet the two sides'
+    Dinv there agree to the bit, and the bound from T_i alone came out 700 times the
+    disagreement.
 
     Errors add along a branch, and each value is judged against the errors it is computed
     from (``Amplification``): a value of joint i that the backward pass leaves (Yaba_i, U_i,
-    Dinv_i, UDinv_i, StU_i, and pa_i and pA at its stops) against the largest sum of e_j from i
-    down to a joint of its subtree, the only D_j^-1 it has gone through; a value of the
-    forward passes (a_i, a_gf_i, f_i) against that of the root of i's tree (the joint under
-    the universe), since the root's ddq carries the bias forces of the whole tree; a cache
-    over nv (u, ddq) against the largest of the state. All are at least 1. docs/tools.md
-    gives its calibration against the errors seen on the tests' robots. The accelerations
-    are also judged against ``_propagated``: the local differences of the two sides carried
-    through the passes.
+    Dinv_i, UDinv_i, StU_i, and pa_i and pA at its stops) against the largest sum of e_j from
+    i down to a joint of its subtree; a value of the forward passes (a_i, a_gf_i, f_i)
+    against that of the root of i's tree (the joint under the universe), since the root's
+    ddq carries the bias forces of the whole tree; a cache over nv (u, ddq) against the
+    largest of the state. All are at least 1. docs/tools.md gives its calibration against the
+    errors seen on the tests' robots. The accelerations and forces are also judged against
+    ``_propagated``: the local differences of the two sides carried through the passes.
     """
     B = P["joints.Dinv", 1].shape[0]
-    terms, e, inherited = {}, {}, {}
-
-    def block(i):
-        S = P["J", None][..., model.v_slices[i]] if world else P["joints.S", i]
-        U = P["joints.U", i].reshape(B, 6, -1)
-        return S.reshape(B, 6, -1), U, P["joints.Dinv", i].reshape(B, U.shape[-1], U.shape[-1])
-
-    def diagonal(A):
-        return np.diagonal(A, axis1=-2, axis2=-1)
-
+    E, terms, e, inherited = {}, {}, {}, {}
     for i in reversed(range(1, model.njoints)):
-        Y = P["oYcrb", i] if world else model.Ymatrix[i]
-        T = terms.pop(i, 0.0) + np.abs(Y)
-        S, U, Dinv = block(i)
-        S = np.abs(S)
-        e[i] = (diagonal(Dinv) * diagonal(np.swapaxes(S, -1, -2) @ T @ S)).max(axis=-1)
-        e[i] = e[i] + inherited.pop(i, 0.0)
         p = model.parents[i]
-        if p > 0:
-            T = T + np.abs(U @ Dinv @ np.swapaxes(U, -1, -2))
-            if not world:
-                X = np.abs(R.dual_action(P["liMi", i]))
-                T = X @ T @ np.swapaxes(X, -1, -2)
-            terms[p] = terms.get(p, 0.0) + T
-            if world:
-                Sp, _, Dinv_p = block(p)
-                coupling = np.abs(np.swapaxes(Sp, -1, -2) @ U)
-                g = (diagonal(Dinv_p) * diagonal(coupling @ np.abs(Dinv)
-                                                 @ np.swapaxes(coupling, -1, -2))).max(axis=-1)
-                inherited[p] = inherited.get(p, 0.0) + e[i] * g
+        S, U, Dinv = _aba_block(model, P, i, world)
+        UDinv = P["joints.UDinv", i].reshape(U.shape)
+        Ia = P["oYaba" if world else "Yaba", i]
+        IA = Ia + UDinv @ _T(U) if p > 0 else Ia
+        aS, aIA, aU = np.abs(S), np.abs(IA), np.abs(U)
+        rounded = aS if world else _off_axis(aS)
+        dU = aIA @ rounded                                 # U_i = IA_i S_i's own rounding
+        dD = _T(aS) @ dU + _T(rounded) @ aU                # D_i = S_i^T U_i's
+        inverse = _cancellation(Dinv, _T(aS) @ aIA @ aS) if U.shape[-1] > 1 else 0.0
+        Ti = terms.pop(i, 0.0) + np.abs(P["oYcrb", i] if world else model.Ymatrix[i])
+        Ei = np.minimum(E.pop(i), Ti) if i in E else np.zeros((B, 6, 6))
+        e[i] = _cancellation(Dinv, _T(aS) @ Ei @ aS + dD) + inverse + inherited.pop(i, 0.0)
+        if p == 0:
+            continue
+        Ti = Ti + np.abs(UDinv @ _T(U))
+        if world:
+            terms[p] = terms.get(p, 0.0) + Ti
+            E[p] = E[p] + np.abs(Ia) if p in E else np.abs(Ia)     # oYaba[p] += Ia_i
+            Sp, _, Dinv_p = _aba_block(model, P, p, world)
+            coupling = np.abs(_T(Sp) @ U)
+            inherited[p] = inherited.get(p, 0.0) + e[i] * _cancellation(
+                Dinv_p, coupling @ np.abs(Dinv) @ _T(coupling))
+            continue
+        Q, aUDinv = np.abs(np.eye(6) - UDinv @ _T(S)), np.abs(UDinv)
+        dD = dD + (inverse[:, None, None] * np.abs(_T(S) @ U) if U.shape[-1] > 1 else 0.0)
+        moved = (Q @ Ei @ _T(Q) + dU @ _T(aUDinv) + aUDinv @ _T(dU) + aUDinv @ dD @ _T(aUDinv)
+                 + np.abs(Ia))
+        X = np.abs(R.dual_action(P["liMi", i]))
+        E[p] = E[p] + X @ moved @ _T(X) if p in E else X @ moved @ _T(X)
+        terms[p] = terms.get(p, 0.0) + X @ Ti @ _T(X)
     amplification = Amplification.from_errors(model.parents, e, B)
     step = max(1, PROPAGATED_BYTES // _propagated_bytes(model))
-    amplification.propagated = np.concatenate([
-        _propagated(model, {k: x[b:b + step] for k, x in P.items()}, u[b:b + step],
-                    None if fext is None else fext[b:b + step], {i: x[b:b + step]
-                                                                 for i, x in e.items()}, world)
-        for b in range(0, B, step)])
+    parts = [_propagated(model, {k: x[b:b + step] for k, x in P.items()}, u[b:b + step],
+                         None if fext is None else fext[b:b + step],
+                         {i: x[b:b + step] for i, x in e.items()}, world)
+             for b in range(0, B, step)]
+    amplification.propagated = np.concatenate([a for a, _ in parts])
+    amplification.forces = np.concatenate([f for _, f in parts])
     return amplification
+
+
+def _aba_block(model, P, i, world):
+    """(S_i (B, 6, k), or J_i's columns in the WORLD convention; U_i (B, 6, k); Dinv_i
+    (B, k, k)) of pin's end state."""
+    B = P["joints.Dinv", 1].shape[0]
+    S = P["J", None][..., model.v_slices[i]] if world else P["joints.S", i]
+    U = P["joints.U", i].reshape(B, 6, -1)
+    return S.reshape(U.shape), U, P["joints.Dinv", i].reshape(B, U.shape[-1], U.shape[-1])
+
+
+def _T(A):
+    return np.swapaxes(A, -1, -2)
+
+
+def _cancellation(Dinv, A):
+    """(B,) max_j (Dinv)_jj A_jj: how much larger than D the magnitudes A are, on its
+    diagonal (A (B, k, k) in D's units)."""
+    return (np.diagonal(Dinv, axis1=-2, axis2=-1) * np.diagonal(A, axis1=-2, axis2=-1)).max(-1)
+
+
+def _off_axis(aS):
+    """|S| without each column's largest entry: the entries whose products pinref and pin may
+    round differently in U = IA S (none where S's columns are unit axes: U is then columns of
+    IA, and D entries of them, on both sides)."""
+    largest = aS == aS.max(axis=-2, keepdims=True)
+    return np.where(largest & (np.cumsum(largest, axis=-2) == 1), 0.0, aS)
 
 
 def _propagated_bytes(model):
@@ -613,16 +660,19 @@ def _pending(parents):
 
 
 def _propagated(model, P, u, fext, e, world):
-    """(B, njoints): a first-order bound, in eps, of the absolute disagreement of a_gf_i
-    (oa_gf_i, and a_i, oa_i with it) that the local differences of the two sides leave once
-    the passes have carried them, each with its sign, through their linear steps.
+    """((B, njoints), (B, njoints)): first-order bounds, in eps, of the absolute disagreement
+    of a_gf_i (oa_gf_i, and a_i, oa_i with it) and of f_i (of_i) that the local differences
+    of the two sides leave once the passes have carried them, each with its sign, through
+    their linear steps.
 
     The differences, one per degree of freedom j (a column of the arrays below): the rounding
     of u_j = tau_j - S_j^T pA_j, one eps times its terms ``|tau_j| + |S_j|^T |pA_j|`` (the two
     sides sum in different orders; u_j may be far smaller than its terms), and D_j^-1's, e_j
     eps relative (``aba_amplification``), which moves pa_j = pA_j + Yaba_j c_j + UDinv_j u_j
     by ``e_j UDinv_j u_j`` and, through Yaba_j = Ia_j - U_j D_j^-1 U_j^T, by ``e_j UDinv_j
-    U_j^T c_j`` (two columns: the two sides need not form Yaba_j with the same D_j^-1); per
+    U_j^T c_j`` (two columns: the two sides need not form Yaba_j with the same D_j^-1), and
+    ddq_j = D_j^-1 (u_j - U_j^T a'_j) by ``e_j |D_j^-1| |u_j - U_j^T a'_j|`` (a free flyer's
+    D^-1 u, a sum of large terms on kinova's base); per
     joint, the rounding of each entry of U_j = Ia_j S_j, eps ``(|Yaba_j| + |UDinv_j U_j^T|)
     |S_j|``, which D_j^-1 amplifies in UDinv_j: it moves pa_j by that times |D_j^-1 u_j| and
     ddq_j by |D_j^-1| times it times |a'_j| (six columns; a light wheel on tiago's casters,
@@ -632,7 +682,9 @@ def _propagated(model, P, u, fext, e, world):
     UDinv_j^T da'_j and a_gf_j by da'_j + S_j dddq_j, da'_j = X_j^T da_p (a'_j the acceleration
     before joint j's own: X_j^T a_gf_p + c_j, or oa_gf_p + c_j). The bound sums the magnitudes
     of the columns, so that a difference of large terms (u_j; ddq_j = Dinv_j u_j - UDinv_j^T
-    a'_j) is judged by what made it, and the rounding both sides share is not counted."""
+    a'_j) is judged by what made it, and the rounding both sides share is not counted. The
+    forces f_i = Y_i a_gf_i + v_i x h_i + sum of the children's X_c f_c (WORLD: oY_i, no X)
+    take ``|Y_i|`` times that bound of a_gf_i, summed up the subtree with |X_c|."""
     B, n = u.shape[0], model.njoints
     K = 3 * model.nv + 6 * n
     vel, mom = ("ov", "oh") if world else ("v", "h")
@@ -646,11 +698,9 @@ def _propagated(model, P, u, fext, e, world):
     blocks = {}
     for i in reversed(range(1, n)):
         p, iv = model.parents[i], model.v_slices[i]
-        S = (P["J", None][..., iv] if world else P["joints.S", i]).reshape(B, 6, -1)
-        U = P["joints.U", i].reshape(B, 6, -1)
-        UDinv = P["joints.UDinv", i].reshape(B, 6, -1)
-        Dinv = P["joints.Dinv", i].reshape(B, U.shape[-1], U.shape[-1])
-        St = np.swapaxes(S, -1, -2)
+        S, U, Dinv = _aba_block(model, P, i, world)
+        UDinv = P["joints.UDinv", i].reshape(U.shape)
+        St = _T(S)
         rows = np.arange(model.nvs[i])
         carried = dpA.pop(i) if i in dpA else np.zeros((B, 6, K))
         du = -(St @ carried)
@@ -661,7 +711,7 @@ def _propagated(model, P, u, fext, e, world):
         dU = (np.abs(Y) + np.abs(UDinv @ np.swapaxes(U, -1, -2))) @ np.abs(S)
         entries = 3 * model.nv + 6 * i + np.arange(6)
         c = _bias(model, P, i, world)
-        blocks[i] = (S, UDinv, Dinv, du, dU, entries, c)
+        blocks[i] = (S, U, UDinv, Dinv, du, dU, entries, c)
         if p == 0:
             continue
         dpa = carried + UDinv @ du
@@ -674,10 +724,10 @@ def _propagated(model, P, u, fext, e, world):
             pa, dpa = R.mv(X, pa), X @ dpa
         pA[p] = pA[p] + pa
         dpA[p] = dpA[p] + dpa if p in dpA else dpa
-    out = np.zeros((B, n))
+    out, force = np.zeros((B, n)), np.zeros((B, n, 6))
     for i in range(1, n):
         p = model.parents[i]
-        S, UDinv, Dinv, du, dU, entries, c = blocks.pop(i)
+        S, U, UDinv, Dinv, du, dU, entries, c = blocks.pop(i)
         before = da[p] if world else np.swapaxes(R.dual_action(P["liMi", i]), -1, -2) @ da[p]
         if last.get(p) == i and p > 0:
             del da[p]
@@ -685,11 +735,24 @@ def _propagated(model, P, u, fext, e, world):
         before_i = (P["oa_gf", p] + c if world
                     else P["a_gf", i] - R.mv(S, P["ddq", None][:, model.v_slices[i]]))
         ddq[..., entries] += np.abs(Dinv) @ np.swapaxes(dU * np.abs(before_i)[..., None], -1, -2)
+        rows, iv = np.arange(model.nvs[i]), model.v_slices[i]
+        ddq[:, rows, model.nv + model.idx_vs[i] + rows] += e[i][:, None] * R.mv(
+            np.abs(Dinv), np.abs(u[:, iv] - R.mv(_T(U), before_i)))
         da[i] = before + S @ ddq
         out[:, i] = np.abs(da[i]).sum(axis=-1).max(axis=-1)
+        Y = np.abs(model.Ymatrix[i])
+        if world:
+            X = np.abs(R.dual_action(P["oMi", i]))
+            Y = X @ Y @ np.swapaxes(X, -1, -2)
+        force[:, i] = R.mv(Y, np.abs(da[i]).sum(axis=-1))
         if i not in last:
             del da[i]
-    return out
+    for i in reversed(range(1, n)):
+        p = model.parents[i]
+        if p > 0:
+            force[:, p] += (force[:, i] if world
+                            else R.mv(np.abs(R.dual_action(P["liMi", i])), force[:, i]))
+    return out, force.max(axis=-1)
 
 
 def _bias(model, P, i, world):
@@ -709,13 +772,15 @@ class Amplification:
     """ABA's amplification per state and joint (``aba_amplification``), each (B, njoints):
     ``backward[:, i]`` the largest sum of e_j from i down to a joint of its subtree,
     ``forward[:, i]`` that of the first joint under the universe on i's branch (the root of
-    its tree), ``propagated[:, i]`` the bound of ``_propagated`` (absolute, in eps); ``state``
-    (B,) the largest of the sums. All but ``propagated`` are at least 1."""
+    its tree), ``propagated[:, i]`` and ``forces[:, i]`` the bounds of ``_propagated`` for
+    a_gf_i and f_i (absolute, in eps); ``state`` (B,) the largest of the sums. All but
+    ``propagated`` and ``forces`` are at least 1."""
 
     backward: np.ndarray
     forward: np.ndarray
     state: np.ndarray
     propagated: np.ndarray = None
+    forces: np.ndarray = None
 
     @classmethod
     def from_errors(cls, parents, e, B):
@@ -736,16 +801,18 @@ class Amplification:
     def of(self, cache, index, step, scale):
         """(B,) the amplification a value of ``cache[index]`` is judged against, written at
         ``step`` (None: the end state), ``scale`` the divisor of its relative error. An
-        acceleration after pass 1 takes the larger of its tree's and ``PROPAGATED_FACTOR eps
-        propagated / scale``, expressed in units of CONDITIONING_FACTOR eps."""
+        acceleration or a force after pass 1 takes the larger of its tree's and
+        ``PROPAGATED_FACTOR eps propagated / scale`` (``forces`` for a force), expressed in
+        units of CONDITIONING_FACTOR eps."""
         if index is None:
             return self.state
         if step in _BACKWARD_STEPS or cache in _BACKWARD_CACHES:
             return self.backward[:, index]
-        if cache in _ACCELERATIONS and step not in _FIRST_STEPS:
-            return np.maximum(self.forward[:, index], PROPAGATED_FACTOR / CONDITIONING_FACTOR
-                              * self.propagated[:, index] / scale)
-        return self.forward[:, index]
+        if step in _FIRST_STEPS or cache not in _ACCELERATIONS + _FORCES:
+            return self.forward[:, index]
+        carried = self.propagated if cache in _ACCELERATIONS else self.forces
+        return np.maximum(self.forward[:, index], PROPAGATED_FACTOR / CONDITIONING_FACTOR
+                          * carried[:, index] / scale)
 
 
 def _compare_chunk(alg, ctx, start, stop):

@@ -119,14 +119,28 @@ def _joint_block(pmodel, data, i, world):
     return S, U, np.reshape(jdata.Dinv, (U.shape[1], U.shape[1]))
 
 
+def _off_axis(S):
+    """|S| without each column's largest entry (the first of equal ones)."""
+    out = np.abs(S).copy()
+    for j in range(out.shape[1]):
+        out[int(np.argmax(out[:, j])), j] = 0.0
+    return out
+
+
 def pin_amplification(pmodel, q, v, tau, world=False, joints=False):
     """ABA's amplification of each state recomputed from pin's own Data, joint by joint in
-    pin's backward order (docs/tools.md): T_i = |Y_i| + sum over the children c of |X_c| (T_c
-    + |U_c Dinv_c U_c^T|) |X_c|^T, e_i = max_j (Dinv_i)_jj (|S_i|^T T_i |S_i|)_jj, and the
-    largest sum of e_i from the root to a joint (at least 1). WORLD: Y_i = oYcrb_i, S_i = J_i,
-    no X, and e_i also gains, per child c, e_c max_j (Dinv_i)_jj (|J_i^T U_c| |Dinv_c|
-    |U_c^T J_i|)_jj. With ``joints``: (B, njoints), per joint the largest sum of e from it down
-    to a joint of its subtree (at least 1), what its backward values are judged against."""
+    pin's backward order (docs/tools.md): with IA_i = Yaba_i (+ U_i Dinv_i U_i^T under a
+    parent), the own rounding dU_i = |IA_i| S'_i (S'_i = |S_i| without each column's largest
+    entry in LOCAL, all of |J_i| in WORLD) and dD_i = |S_i|^T dU_i + S'_i^T |U_i| (plus, for a
+    k > 1 inverse, w_i |S_i^T U_i| with w_i = max_j (Dinv_i)_jj (|S_i|^T |IA_i| |S_i|)_jj),
+    e_i = max_j (Dinv_i)_jj (|S_i|^T E_i |S_i| + dD_i)_jj (+ w_i), where E_i, the bound of
+    the two sides' difference in IA_i, is the smaller, entry by entry, of T_i (|Y_i| plus
+    the children's |X| (T_c + |U_c Dinv_c U_c^T|) |X|^T) and what the children pass on: LOCAL
+    |X| (|Q| E_c |Q|^T + dU_c |UDinv_c|^T + |UDinv_c| dU_c^T + |UDinv_c| dD_c |UDinv_c|^T
+    + |Yaba_c|) |X|^T with Q = I - UDinv_c S_c^T; WORLD |oYaba_c|, and e_p gains e_c max_j
+    (Dinv_p)_jj (|J_p^T U_c| |Dinv_c| |U_c^T J_p|)_jj. The state's is the largest sum of e_i
+    from the root to a joint (at least 1). With ``joints``: (B, njoints), per joint the
+    largest sum of e from it down to a joint of its subtree (at least 1)."""
     out, per_joint = [], []
     for k in range(len(q)):
         data = pmodel.createData()
@@ -136,20 +150,36 @@ def pin_amplification(pmodel, q, v, tau, world=False, joints=False):
         else:
             pin.aba(pmodel, data, q[k], v[k], tau[k])
             T = [np.abs(Y.matrix()) for Y in pmodel.inertias]
+        E = [None] * pmodel.njoints
         e = [0.0] * pmodel.njoints
-
         for i in reversed(range(1, pmodel.njoints)):
             parent = pmodel.parents[i]
             S, U, Dinv = _joint_block(pmodel, data, i, world)
-            S = np.abs(S)
-            e[i] += (np.diag(Dinv) * np.diag(S.T @ T[i] @ S)).max()
-            if parent > 0:
-                X = np.eye(6) if world else np.abs(_force_action(data.liMi[i]))
-                T[parent] += X @ (T[i] + np.abs(U @ Dinv @ U.T)) @ X.T
-                if world:
-                    Sp, _, Dinv_p = _joint_block(pmodel, data, parent, world)
-                    C = np.abs(Sp.T @ U)
-                    e[parent] += e[i] * (np.diag(Dinv_p) * np.diag(C @ np.abs(Dinv) @ C.T)).max()
+            Ia = np.array(data.oYaba[i] if world else data.Yaba[i])
+            IA = Ia + U @ Dinv @ U.T if parent > 0 else Ia
+            aS = np.abs(S)
+            rounded = aS if world else _off_axis(S)
+            dU = np.abs(IA) @ rounded
+            dD = aS.T @ dU + rounded.T @ np.abs(U)
+            w = (np.diag(Dinv) * np.diag(aS.T @ np.abs(IA) @ aS)).max() if S.shape[1] > 1 else 0
+            Ei = np.zeros((6, 6)) if E[i] is None else np.minimum(E[i], T[i])
+            e[i] += (np.diag(Dinv) * np.diag(aS.T @ Ei @ aS + dD)).max() + w
+            if parent == 0:
+                continue
+            UDinv = U @ Dinv
+            X = np.eye(6) if world else np.abs(_force_action(data.liMi[i]))
+            T[parent] += X @ (T[i] + np.abs(UDinv @ U.T)) @ X.T
+            if world:
+                passed = np.abs(Ia)
+                Sp, _, Dinv_p = _joint_block(pmodel, data, parent, world)
+                C = np.abs(Sp.T @ U)
+                e[parent] += e[i] * (np.diag(Dinv_p) * np.diag(C @ np.abs(Dinv) @ C.T)).max()
+            else:
+                Q, aD = np.abs(np.eye(6) - UDinv @ S.T), np.abs(UDinv)
+                dD = dD + w * np.abs(S.T @ U)
+                passed = X @ (Q @ Ei @ Q.T + dU @ aD.T + aD @ dU.T + aD @ dD @ aD.T
+                              + np.abs(Ia)) @ X.T
+            E[parent] = passed if E[parent] is None else E[parent] + passed
         branch, down = [0.0] * pmodel.njoints, [0.0] * pmodel.njoints
         for i in range(1, pmodel.njoints):
             branch[i] = branch[pmodel.parents[i]] + e[i]
@@ -223,7 +253,7 @@ def _bound_and_disagreement(model, n, seed, monkeypatch, convention="LOCAL"):
     return CONDITIONING_FACTOR * EPS * amp.max(), (c.rel_error if c else 0.0)
 
 
-def _calibrated(name, monkeypatch, n=20, convention="LOCAL", ratio=1000):
+def _calibrated(name, monkeypatch, n=20, convention="LOCAL", ratio=100):
     """On a robot of the tests, the diff agrees with pin at the default tolerance, and its
     conditioning bound is at most ``ratio`` times the largest disagreement seen (docs/tools.md;
     before, 1e22 to 1e26 on iCub, so that it accepted any error)."""
@@ -241,26 +271,26 @@ def _calibrated(name, monkeypatch, n=20, convention="LOCAL", ratio=1000):
 _ALLEGRO = "allegro_hand_description/urdf/allegro_right_hand"
 
 
-@pytest.mark.parametrize("name, convention, ratio", [
-    ("buildSampleModelHumanoid", "LOCAL", 300), ("buildSampleModelHumanoid", "WORLD", 200),
-    ("icub", "LOCAL", 1000), ("icub", "WORLD", 100), ("icub_reduced", "LOCAL", 100),
-    ("icub_reduced", "WORLD", 100), (_ALLEGRO, "LOCAL", 100), (_ALLEGRO, "WORLD", 100)])
-def test_the_conditioning_bound_follows_the_disagreement(name, convention, ratio, monkeypatch):
-    """Issue 25 item 5 on the robots whose bound was vacuous (iCub) or is the loosest
-    (the sample humanoid), in both conventions, over 20 states: within 100 times the largest
-    disagreement seen, but on the humanoid (measured 244 in LOCAL, 130 in WORLD; 84 and 150
-    over 200 states: its e_i add along long branches while its disagreement stays near eps)
-    and on iCub in LOCAL (573; its head's inertia is degenerate, so that neck_roll's D comes
-    out of a cancellation, e up to 4e6, which both sides round alike: its Dinv agrees
-    exactly)."""
-    _calibrated(name, monkeypatch, convention=convention, ratio=ratio)
+@pytest.mark.parametrize("name", ["buildSampleModelHumanoid", "icub", "icub_reduced", _ALLEGRO])
+@pytest.mark.parametrize("convention", ["LOCAL", "WORLD"])
+def test_the_conditioning_bound_follows_the_disagreement(name, convention, monkeypatch):
+    """Issue 25 item 5 on the robots whose bound was vacuous (iCub) or the loosest (the
+    sample humanoid), in both conventions, over 20 states: within 100 times the largest
+    disagreement seen (measured: humanoid 62 and 70, iCub 5.3 and 94, icub_reduced 6.9 and 25,
+    allegro below the 1e-12 floor and 9.2). Before the bound counted only the rounding in
+    which the two sides differ, iCub LOCAL was 573 (its head's degenerate inertia gives
+    neck_roll's D a cancellation of up to 4e6, which both sides round alike: their Dinv agree
+    to the bit) and the humanoid 244 and 130."""
+    _calibrated(name, monkeypatch, convention=convention)
 
 
 @pytest.mark.slow
 def test_the_conditioning_bound_follows_the_disagreement_on_every_robot(monkeypatch):
     """The same on every example-robot-data robot pin loads and ABA can invert (59 of 69:
     romeo, romeo_laas_small and three bravo7 grippers have a massless moving body, ur3 and
-    falcon no robot name or a missing link, 3 no joint)."""
+    falcon no robot name or a missing link, 3 no joint), over 4 states: within 1000 times
+    the largest disagreement of so few states (alex_psyonic_hands: 110; over 200 states every
+    one of them is within 100, docs/tools.md)."""
     import warnings
     from importlib.metadata import distribution
 
@@ -278,7 +308,7 @@ def test_the_conditioning_bound_follows_the_disagreement_on_every_robot(monkeypa
             continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", pinref.errors.InertiaWarning)
-            _calibrated(name, monkeypatch, n=4)
+            _calibrated(name, monkeypatch, n=4, ratio=1000)
         checked += 1
     assert checked == 59
 
@@ -409,8 +439,8 @@ def test_a_planted_error_in_a_sum_of_large_terms_is_caught(convention):
     """A rebuilt sum is judged relative to the magnitudes of its terms (docs/tools.md, *Sums
     of large terms*), yet a relative error of 1e-9 planted in one is a DIFFER at its stop: the
     pass-4 sum f[parent] (LOCAL) in all 20 humanoid states, the pass-1 WORLD bias oa_gf_i
-    (pin's end oa_gf_i - oa_gf_p - J_i ddq_i) in the 14 of 20 where the bias is at least 1e-3
-    of its terms."""
+    (pin's end oa_gf_i - oa_gf_p - J_i ddq_i) in 15 of 20 (14 before the bound counted only
+    the rounding in which the two sides differ)."""
     model = pinref.buildSampleModelHumanoid()
     if convention == "LOCAL":
         child = 3
@@ -418,7 +448,7 @@ def test_a_planted_error_in_a_sum_of_large_terms_is_caught(convention):
         expected = (core.ABA_FINAL_LOOP.name, f"f[{model.parents[child]}]", 20)
     else:
         plant = _PlantedSum(core.ABA_WORLD_FORWARD1, 5, "oa_gf", 5, 1e-9)
-        expected = (core.ABA_WORLD_FORWARD1.name, "oa_gf[5]", 14)
+        expected = (core.ABA_WORLD_FORWARD1.name, "oa_gf[5]", 15)
     assert compare(model, states=20, algorithm="aba", convention=convention).agree
     with core.hooked(plant):
         report = compare(model, states=20, algorithm="aba", convention=convention)
