@@ -133,7 +133,8 @@ def pin_amplification(pmodel, q, v, tau, world=False, joints=False):
     parent), the own rounding dU_i = |IA_i| S'_i (S'_i = |S_i| without each column's largest
     entry in LOCAL, all of |J_i| in WORLD) and dD_i = |S_i|^T dU_i + S'_i^T |U_i| (plus, for a
     k > 1 inverse, w_i |S_i^T U_i| with w_i = max_j (Dinv_i)_jj (|S_i|^T |IA_i| |S_i|)_jj),
-    e_i = max_j (Dinv_i)_jj (|S_i|^T E_i |S_i| + dD_i)_jj (+ w_i), where E_i, the bound of
+    e_i = max_j (Dinv_i)_jj (|S_i|^T E_i |S_i| + dD_i)_jj (+ w_i), at most max_j (Dinv_i)_jj
+    (|S_i|^T T_i |S_i|)_jj (the WORLD children's share below added after), where E_i, the bound of
     the two sides' difference in IA_i, is the smaller, entry by entry, of T_i (|Y_i| plus
     the children's |X| (T_c + |U_c Dinv_c U_c^T|) |X|^T) and what the children pass on: LOCAL
     |X| (|Q| E_c |Q|^T + dU_c |UDinv_c|^T + |UDinv_c| dU_c^T + |UDinv_c| dD_c |UDinv_c|^T
@@ -163,7 +164,8 @@ def pin_amplification(pmodel, q, v, tau, world=False, joints=False):
             dD = aS.T @ dU + rounded.T @ np.abs(U)
             w = (np.diag(Dinv) * np.diag(aS.T @ np.abs(IA) @ aS)).max() if S.shape[1] > 1 else 0
             Ei = np.zeros((6, 6)) if E[i] is None else np.minimum(E[i], T[i])
-            e[i] += (np.diag(Dinv) * np.diag(aS.T @ Ei @ aS + dD)).max() + w
+            e[i] += min((np.diag(Dinv) * np.diag(aS.T @ Ei @ aS + dD)).max() + w,
+                        (np.diag(Dinv) * np.diag(aS.T @ T[i] @ aS)).max())
             if parent == 0:
                 continue
             UDinv = U @ Dinv
@@ -208,9 +210,13 @@ def test_abas_rounding_is_judged_against_its_conditioning():
     pmodel = pinref.to_pinocchio(model)
     amp = pin_amplification(pmodel, st["q"], st["v"], st["tau"])
     down = pin_amplification(pmodel, st["q"], st["v"], st["tau"], joints=True)[k]
-    # one tree (the free flyer's): its forward values are judged against the state's
+    # one tree (the free flyer's): its forward values are judged against the state's, and an
+    # acceleration or a force against the larger of that and its propagated bound
     assert down[1] == pytest.approx(amp[k], rel=1e-12)
-    assert any(c.amplification == pytest.approx(x, rel=1e-12) for x in down[1:])
+    if c.cache in ("a", "a_gf", "f"):
+        assert c.amplification >= down[1] * (1 - 1e-12)
+    else:
+        assert any(c.amplification == pytest.approx(x, rel=1e-12) for x in down[1:])
     assert c.rel_error > 2e-15 and c.rel_error <= c.bound
     assert c.bound == pytest.approx(max(2e-15, 8 * EPS * c.amplification), rel=1e-12)
     assert sum(x.within_conditioning for x in aba.caches) >= c.states
@@ -276,8 +282,8 @@ _ALLEGRO = "allegro_hand_description/urdf/allegro_right_hand"
 def test_the_conditioning_bound_follows_the_disagreement(name, convention, monkeypatch):
     """Issue 25 item 5 on the robots whose bound was vacuous (iCub) or the loosest (the
     sample humanoid), in both conventions, over 20 states: within 100 times the largest
-    disagreement seen (measured: humanoid 62 and 70, iCub 5.3 and 94, icub_reduced 6.9 and 25,
-    allegro below the 1e-12 floor and 9.2). Before the bound counted only the rounding in
+    disagreement seen (measured: humanoid 62 and 68, iCub 5.3 and 91, icub_reduced 6.9 and 22,
+    allegro below the 1e-12 floor and 8.7). Before the bound counted only the rounding in
     which the two sides differ, iCub LOCAL was 573 (its head's degenerate inertia gives
     neck_roll's D a cancellation of up to 4e6, which both sides round alike: their Dinv agree
     to the bit) and the humanoid 244 and 130."""
