@@ -549,10 +549,11 @@ def aba_amplification(model, P, u, fext=None, world=False):
     share of D_p: e_p gains ``e_i max_j (D_p^-1)_jj (|S_p^T U_i| |D_i^-1| |U_i^T S_p|)_jj``.
     E_i is never above ``T_i``, the entry-wise magnitudes of everything summed into IA_i (|Y_i|,
     or |oYcrb_i|, plus per child |X| (T_c + |U_c D_c^-1 U_c^T|) |X|^T), each side's own
-    rounding bound. The rounding both sides share is not counted: iCub's degenerate head
-    inertia gives neck_roll's D a cancellation of 4e6 in some states, yet the two sides'
-    Dinv there agree to the bit, and the bound from T_i alone came out 700 times the
-    disagreement.
+    rounding bound, nor e_i (before the WORLD children's share) above ``max_j (D_i^-1)_jj
+    (|S_i|^T T_i |S_i|)_jj``, the bound that T_i gives alone. The rounding both sides share is
+    not counted: iCub's degenerate head inertia gives neck_roll's D a cancellation of 4e6 in
+    some states, yet the two sides' Dinv there agree to the bit, and the bound from T_i alone
+    came out 682 times the disagreement.
 
     Errors add along a branch, and each value is judged against the errors it is computed
     from (``Amplification``): a value of joint i that the backward pass leaves (Yaba_i, U_i,
@@ -579,7 +580,8 @@ def aba_amplification(model, P, u, fext=None, world=False):
         inverse = _cancellation(Dinv, _T(aS) @ aIA @ aS) if U.shape[-1] > 1 else 0.0
         Ti = terms.pop(i, 0.0) + np.abs(P["oYcrb", i] if world else model.Ymatrix[i])
         Ei = np.minimum(E.pop(i), Ti) if i in E else np.zeros((B, 6, 6))
-        e[i] = _cancellation(Dinv, _T(aS) @ Ei @ aS + dD) + inverse + inherited.pop(i, 0.0)
+        e[i] = np.minimum(_cancellation(Dinv, _T(aS) @ Ei @ aS + dD) + inverse,
+                          _cancellation(Dinv, _T(aS) @ Ti @ aS)) + inherited.pop(i, 0.0)
         if p == 0:
             continue
         Ti = Ti + np.abs(UDinv @ _T(U))

@@ -133,7 +133,8 @@ def pin_amplification(pmodel, q, v, tau, world=False, joints=False):
     parent), the own rounding dU_i = |IA_i| S'_i (S'_i = |S_i| without each column's largest
     entry in LOCAL, all of |J_i| in WORLD) and dD_i = |S_i|^T dU_i + S'_i^T |U_i| (plus, for a
     k > 1 inverse, w_i |S_i^T U_i| with w_i = max_j (Dinv_i)_jj (|S_i|^T |IA_i| |S_i|)_jj),
-    e_i = max_j (Dinv_i)_jj (|S_i|^T E_i |S_i| + dD_i)_jj (+ w_i), where E_i, the bound of
+    e_i = max_j (Dinv_i)_jj (|S_i|^T E_i |S_i| + dD_i)_jj (+ w_i), at most max_j (Dinv_i)_jj
+    (|S_i|^T T_i |S_i|)_jj (the WORLD children's share below added after), where E_i, the bound of
     the two sides' difference in IA_i, is the smaller, entry by entry, of T_i (|Y_i| plus
     the children's |X| (T_c + |U_c Dinv_c U_c^T|) |X|^T) and what the children pass on: LOCAL
     |X| (|Q| E_c |Q|^T + dU_c |UDinv_c|^T + |UDinv_c| dU_c^T + |UDinv_c| dD_c |UDinv_c|^T
@@ -163,7 +164,8 @@ def pin_amplification(pmodel, q, v, tau, world=False, joints=False):
             dD = aS.T @ dU + rounded.T @ np.abs(U)
             w = (np.diag(Dinv) * np.diag(aS.T @ np.abs(IA) @ aS)).max() if S.shape[1] > 1 else 0
             Ei = np.zeros((6, 6)) if E[i] is None else np.minimum(E[i], T[i])
-            e[i] += (np.diag(Dinv) * np.diag(aS.T @ Ei @ aS + dD)).max() + w
+            e[i] += min((np.diag(Dinv) * np.diag(aS.T @ Ei @ aS + dD)).max() + w,
+                        (np.diag(Dinv) * np.diag(aS.T @ T[i] @ aS)).max())
             if parent == 0:
                 continue
             UDinv = U @ Dinv
@@ -208,9 +210,13 @@ def test_abas_rounding_is_judged_against_its_conditioning():
     pmodel = pinref.to_pinocchio(model)
     amp = pin_amplification(pmodel, st["q"], st["v"], st["tau"])
     down = pin_amplification(pmodel, st["q"], st["v"], st["tau"], joints=True)[k]
-    # one tree (the free flyer's): its forward values are judged against the state's
+    # one tree (the free flyer's): its forward values are judged against the state's, and an
+    # acceleration or a force against the larger of that and its propagated bound
     assert down[1] == pytest.approx(amp[k], rel=1e-12)
-    assert any(c.amplification == pytest.approx(x, rel=1e-12) for x in down[1:])
+    if c.cache in ("a", "a_gf", "f"):
+        assert c.amplification >= down[1] * (1 - 1e-12)
+    else:
+        assert any(c.amplification == pytest.approx(x, rel=1e-12) for x in down[1:])
     assert c.rel_error > 2e-15 and c.rel_error <= c.bound
     assert c.bound == pytest.approx(max(2e-15, 8 * EPS * c.amplification), rel=1e-12)
     assert sum(x.within_conditioning for x in aba.caches) >= c.states
@@ -226,8 +232,9 @@ def _robot_path(name):
                 if str(f.locate()).endswith(f"/robots/{name}.urdf"))
 
 
-def _robot(name):
-    """A model of the tests: a sample model's builder name or an example-robot-data URDF."""
+def _robot(name, free_flyer=False):
+    """A model of the tests: a sample model's builder name or an example-robot-data URDF
+    (on a free flyer when ``free_flyer``)."""
     if name.startswith("build"):
         return getattr(pinref, name)()
     import warnings
@@ -235,7 +242,8 @@ def _robot(name):
     path = _robot_path(name)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pinref.errors.InertiaWarning)
-        return pinref.buildModelFromUrdf(path)
+        root = (pinref.JointModelFreeFlyer(),) if free_flyer else ()
+        return pinref.buildModelFromUrdf(path, *root)
 
 
 def _bound_and_disagreement(model, n, seed, monkeypatch, convention="LOCAL"):
@@ -253,18 +261,19 @@ def _bound_and_disagreement(model, n, seed, monkeypatch, convention="LOCAL"):
     return CONDITIONING_FACTOR * EPS * amp.max(), (c.rel_error if c else 0.0)
 
 
-def _calibrated(name, monkeypatch, n=20, convention="LOCAL", ratio=100):
-    """On a robot of the tests, the diff agrees with pin at the default tolerance, and its
-    conditioning bound is at most ``ratio`` times the largest disagreement seen (docs/tools.md;
-    before, 1e22 to 1e26 on iCub, so that it accepted any error)."""
-    model = _robot(name)
+def _calibrated(name, monkeypatch, convention="LOCAL", free_flyer=False):
+    """On a robot of the tests, over 20 states, the diff agrees with pin at the default
+    tolerance, and its conditioning bound is at most 100 times the largest disagreement seen,
+    or below the tolerance, which then decides (docs/tools.md; before, 1e22 to 1e26 on iCub,
+    so that it accepted any error)."""
+    model, n = _robot(name, free_flyer), 20
     st = random_states(model, n, 3)
     report = compare(model, st["q"], st["v"], tau=st["tau"], algorithm="aba",
                      convention=convention)
     assert report.agree, str(report)
     bound, seen = _bound_and_disagreement(model, n, 3, monkeypatch, convention)
     assert seen <= max(1e-12, bound), (name, bound, seen)
-    assert seen == 0.0 or bound <= ratio * seen, (name, bound, seen)    # 0: iris, one body
+    assert bound <= max(1e-12, 100 * seen), (name, bound, seen)
     return bound, seen
 
 
@@ -276,8 +285,8 @@ _ALLEGRO = "allegro_hand_description/urdf/allegro_right_hand"
 def test_the_conditioning_bound_follows_the_disagreement(name, convention, monkeypatch):
     """Issue 25 item 5 on the robots whose bound was vacuous (iCub) or the loosest (the
     sample humanoid), in both conventions, over 20 states: within 100 times the largest
-    disagreement seen (measured: humanoid 62 and 70, iCub 5.3 and 94, icub_reduced 6.9 and 25,
-    allegro below the 1e-12 floor and 9.2). Before the bound counted only the rounding in
+    disagreement seen (measured: humanoid 62 and 68, iCub 5.3 and 91, icub_reduced 6.9 and 22,
+    allegro below the 1e-12 floor and 8.7). Before the bound counted only the rounding in
     which the two sides differ, iCub LOCAL was 573 (its head's degenerate inertia gives
     neck_roll's D a cancellation of up to 4e6, which both sides round alike: their Dinv agree
     to the bit) and the humanoid 244 and 130."""
@@ -288,9 +297,8 @@ def test_the_conditioning_bound_follows_the_disagreement(name, convention, monke
 def test_the_conditioning_bound_follows_the_disagreement_on_every_robot(monkeypatch):
     """The same on every example-robot-data robot pin loads and ABA can invert (59 of 69:
     romeo, romeo_laas_small and three bravo7 grippers have a massless moving body, ur3 and
-    falcon no robot name or a missing link, 3 no joint), over 4 states: within 1000 times
-    the largest disagreement of so few states (alex_psyonic_hands: 110; over 200 states every
-    one of them is within 100, docs/tools.md)."""
+    falcon no robot name or a missing link, 3 no joint), in both conventions (largest
+    measured: 92, double_pendulum_continuous in WORLD)."""
     import warnings
     from importlib.metadata import distribution
 
@@ -306,11 +314,22 @@ def test_the_conditioning_bound_follows_the_disagreement_on_every_robot(monkeypa
             continue
         if model.nv == 0:
             continue
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", pinref.errors.InertiaWarning)
-            _calibrated(name, monkeypatch, n=4, ratio=1000)
+        for convention in ("LOCAL", "WORLD"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", pinref.errors.InertiaWarning)
+                _calibrated(name, monkeypatch, convention)
         checked += 1
     assert checked == 59
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("convention", ["LOCAL", "WORLD"])
+@pytest.mark.parametrize("name", ["icub", _ALLEGRO, "solo12", "talos_full_v2"])
+def test_the_conditioning_bound_follows_the_disagreement_on_a_free_flyer(name, convention,
+                                                                        monkeypatch):
+    """The same on the robots the tests put on a free flyer (largest measured: 93, allegro
+    in WORLD). Other robots on a free flyer go up to 725 in WORLD (docs/tools.md)."""
+    _calibrated(name, monkeypatch, convention, free_flyer=True)
 
 
 class _PlantedDinv(core.Hook):
