@@ -62,7 +62,6 @@ _BACKWARD_CACHES = ("Yaba", "oYaba", "joints.U", "joints.Dinv", "joints.UDinv", 
 _BACKWARD_STEPS = (steps.ABA_BACKWARD, steps.ABA_WORLD_BACKWARD)
 # Judged against ``Amplification.propagated`` too, after pass 1 (which writes c_i alone).
 _ACCELERATIONS = ("a", "a_gf", "oa", "oa_gf")
-_FORCES = ("f", "of")
 _FIRST_STEPS = (steps.ABA_FORWARD1, steps.ABA_WORLD_FORWARD1)
 
 # The states of a run (q, v, a, tau, fext as float64 over the whole batch) are held at once:
@@ -562,7 +561,7 @@ def aba_amplification(model, P, u, fext=None, world=False):
     against that of the root of i's tree (the joint under the universe), since the root's
     ddq carries the bias forces of the whole tree; a cache over nv (u, ddq) against the
     largest of the state. All are at least 1. docs/tools.md gives its calibration against the
-    errors seen on the tests' robots. The accelerations and forces are also judged against
+    errors seen on the tests' robots. The accelerations are also judged against
     ``_propagated``: the local differences of the two sides carried through the passes.
     """
     B = P["joints.Dinv", 1].shape[0]
@@ -602,12 +601,11 @@ def aba_amplification(model, P, u, fext=None, world=False):
         terms[p] = terms.get(p, 0.0) + X @ Ti @ _T(X)
     amplification = Amplification.from_errors(model.parents, e, B)
     step = max(1, PROPAGATED_BYTES // _propagated_bytes(model))
-    parts = [_propagated(model, {k: x[b:b + step] for k, x in P.items()}, u[b:b + step],
-                         None if fext is None else fext[b:b + step],
-                         {i: x[b:b + step] for i, x in e.items()}, world)
-             for b in range(0, B, step)]
-    amplification.propagated = np.concatenate([a for a, _ in parts])
-    amplification.forces = np.concatenate([f for _, f in parts])
+    amplification.propagated = np.concatenate([
+        _propagated(model, {k: x[b:b + step] for k, x in P.items()}, u[b:b + step],
+                    None if fext is None else fext[b:b + step],
+                    {i: x[b:b + step] for i, x in e.items()}, world)
+        for b in range(0, B, step)])
     return amplification
 
 
@@ -640,8 +638,8 @@ def _off_axis(aS):
 
 def _propagated_bytes(model):
     """The bytes ``_propagated`` holds per state: (nv_i, K) per joint, (6, K) per pending joint
-    (``_pending``) and a few more (6, K) at a time, K = 3 nv + 6 njoints columns."""
-    K = 3 * model.nv + 6 * model.njoints
+    (``_pending``) and a few more (6, K) at a time, K = 4 nv + 6 njoints columns."""
+    K = 4 * model.nv + 6 * model.njoints
     return 8 * K * (model.nv + 6 * (_pending(model.parents) + 8))
 
 
@@ -662,10 +660,9 @@ def _pending(parents):
 
 
 def _propagated(model, P, u, fext, e, world):
-    """((B, njoints), (B, njoints)): first-order bounds, in eps, of the absolute disagreement
-    of a_gf_i (oa_gf_i, and a_i, oa_i with it) and of f_i (of_i) that the local differences
-    of the two sides leave once the passes have carried them, each with its sign, through
-    their linear steps.
+    """(B, njoints): a first-order bound, in eps, of the absolute disagreement of a_gf_i
+    (oa_gf_i, and a_i, oa_i with it) that the local differences of the two sides leave once
+    the passes have carried them, each with its sign, through their linear steps.
 
     The differences, one per degree of freedom j (a column of the arrays below): the rounding
     of u_j = tau_j - S_j^T pA_j, one eps times its terms ``|tau_j| + |S_j|^T |pA_j|`` (the two
@@ -673,8 +670,8 @@ def _propagated(model, P, u, fext, e, world):
     eps relative (``aba_amplification``), which moves pa_j = pA_j + Yaba_j c_j + UDinv_j u_j
     by ``e_j UDinv_j u_j`` and, through Yaba_j = Ia_j - U_j D_j^-1 U_j^T, by ``e_j UDinv_j
     U_j^T c_j`` (two columns: the two sides need not form Yaba_j with the same D_j^-1), and
-    ddq_j = D_j^-1 (u_j - U_j^T a'_j) by ``e_j |D_j^-1| |u_j - U_j^T a'_j|`` (a free flyer's
-    D^-1 u, a sum of large terms on kinova's base); per
+    ddq_j = D_j^-1 (u_j - U_j^T a'_j) by ``e_j |D_j^-1| |u_j - U_j^T a'_j|`` (a column of its
+    own; a free flyer's D^-1 u, a sum of large terms on kinova's base); per
     joint, the rounding of each entry of U_j = Ia_j S_j, eps ``(|Yaba_j| + |UDinv_j U_j^T|)
     |S_j|``, which D_j^-1 amplifies in UDinv_j: it moves pa_j by that times |D_j^-1 u_j| and
     ddq_j by |D_j^-1| times it times |a'_j| (six columns; a light wheel on tiago's casters,
@@ -684,11 +681,9 @@ def _propagated(model, P, u, fext, e, world):
     UDinv_j^T da'_j and a_gf_j by da'_j + S_j dddq_j, da'_j = X_j^T da_p (a'_j the acceleration
     before joint j's own: X_j^T a_gf_p + c_j, or oa_gf_p + c_j). The bound sums the magnitudes
     of the columns, so that a difference of large terms (u_j; ddq_j = Dinv_j u_j - UDinv_j^T
-    a'_j) is judged by what made it, and the rounding both sides share is not counted. The
-    forces f_i = Y_i a_gf_i + v_i x h_i + sum of the children's X_c f_c (WORLD: oY_i, no X)
-    take ``|Y_i|`` times that bound of a_gf_i, summed up the subtree with |X_c|."""
+    a'_j) is judged by what made it, and the rounding both sides share is not counted."""
     B, n = u.shape[0], model.njoints
-    K = 3 * model.nv + 6 * n
+    K = 4 * model.nv + 6 * n
     vel, mom = ("ov", "oh") if world else ("v", "h")
     dpA, pA, da = {}, {}, {0: np.zeros((B, 6, K))}
     last = {model.parents[i]: i for i in range(1, n)}            # the last child of each joint
@@ -726,7 +721,7 @@ def _propagated(model, P, u, fext, e, world):
             pa, dpa = R.mv(X, pa), X @ dpa
         pA[p] = pA[p] + pa
         dpA[p] = dpA[p] + dpa if p in dpA else dpa
-    out, force = np.zeros((B, n)), np.zeros((B, n, 6))
+    out = np.zeros((B, n))
     for i in range(1, n):
         p = model.parents[i]
         S, U, UDinv, Dinv, du, dU, entries, c = blocks.pop(i)
@@ -738,23 +733,13 @@ def _propagated(model, P, u, fext, e, world):
                     else P["a_gf", i] - R.mv(S, P["ddq", None][:, model.v_slices[i]]))
         ddq[..., entries] += np.abs(Dinv) @ np.swapaxes(dU * np.abs(before_i)[..., None], -1, -2)
         rows, iv = np.arange(model.nvs[i]), model.v_slices[i]
-        ddq[:, rows, model.nv + model.idx_vs[i] + rows] += e[i][:, None] * R.mv(
+        ddq[:, rows, 3 * model.nv + 6 * n + model.idx_vs[i] + rows] += e[i][:, None] * R.mv(
             np.abs(Dinv), np.abs(u[:, iv] - R.mv(_T(U), before_i)))
         da[i] = before + S @ ddq
         out[:, i] = np.abs(da[i]).sum(axis=-1).max(axis=-1)
-        Y = np.abs(model.Ymatrix[i])
-        if world:
-            X = np.abs(R.dual_action(P["oMi", i]))
-            Y = X @ Y @ np.swapaxes(X, -1, -2)
-        force[:, i] = R.mv(Y, np.abs(da[i]).sum(axis=-1))
         if i not in last:
             del da[i]
-    for i in reversed(range(1, n)):
-        p = model.parents[i]
-        if p > 0:
-            force[:, p] += (force[:, i] if world
-                            else R.mv(np.abs(R.dual_action(P["liMi", i])), force[:, i]))
-    return out, force.max(axis=-1)
+    return out
 
 
 def _bias(model, P, i, world):
@@ -774,15 +759,13 @@ class Amplification:
     """ABA's amplification per state and joint (``aba_amplification``), each (B, njoints):
     ``backward[:, i]`` the largest sum of e_j from i down to a joint of its subtree,
     ``forward[:, i]`` that of the first joint under the universe on i's branch (the root of
-    its tree), ``propagated[:, i]`` and ``forces[:, i]`` the bounds of ``_propagated`` for
-    a_gf_i and f_i (absolute, in eps); ``state`` (B,) the largest of the sums. All but
-    ``propagated`` and ``forces`` are at least 1."""
+    its tree), ``propagated[:, i]`` the bound of ``_propagated`` (absolute, in eps); ``state``
+    (B,) the largest of the sums. All but ``propagated`` are at least 1."""
 
     backward: np.ndarray
     forward: np.ndarray
     state: np.ndarray
     propagated: np.ndarray = None
-    forces: np.ndarray = None
 
     @classmethod
     def from_errors(cls, parents, e, B):
@@ -803,18 +786,16 @@ class Amplification:
     def of(self, cache, index, step, scale):
         """(B,) the amplification a value of ``cache[index]`` is judged against, written at
         ``step`` (None: the end state), ``scale`` the divisor of its relative error. An
-        acceleration or a force after pass 1 takes the larger of its tree's and
-        ``PROPAGATED_FACTOR eps propagated / scale`` (``forces`` for a force), expressed in
-        units of CONDITIONING_FACTOR eps."""
+        acceleration after pass 1 takes the larger of its tree's and ``PROPAGATED_FACTOR eps
+        propagated / scale``, expressed in units of CONDITIONING_FACTOR eps."""
         if index is None:
             return self.state
         if step in _BACKWARD_STEPS or cache in _BACKWARD_CACHES:
             return self.backward[:, index]
-        if step in _FIRST_STEPS or cache not in _ACCELERATIONS + _FORCES:
-            return self.forward[:, index]
-        carried = self.propagated if cache in _ACCELERATIONS else self.forces
-        return np.maximum(self.forward[:, index], PROPAGATED_FACTOR / CONDITIONING_FACTOR
-                          * carried[:, index] / scale)
+        if cache in _ACCELERATIONS and step not in _FIRST_STEPS:
+            return np.maximum(self.forward[:, index], PROPAGATED_FACTOR / CONDITIONING_FACTOR
+                              * self.propagated[:, index] / scale)
+        return self.forward[:, index]
 
 
 def _compare_chunk(alg, ctx, start, stop):
