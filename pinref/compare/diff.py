@@ -566,39 +566,40 @@ def aba_amplification(model, P, u, fext=None, world=False):
     """
     B = P["joints.Dinv", 1].shape[0]
     E, terms, e, inherited = {}, {}, {}, {}
+    blocks = {i: _aba_block(model, P, i, world) for i in range(1, model.njoints)}
     for i in reversed(range(1, model.njoints)):
         p = model.parents[i]
-        S, U, Dinv = _aba_block(model, P, i, world)
+        S, U, Dinv = blocks[i]
         UDinv = P["joints.UDinv", i].reshape(U.shape)
         Ia = P["oYaba" if world else "Yaba", i]
-        IA = Ia + UDinv @ _T(U) if p > 0 else Ia
+        IA = Ia + UDinv @ U.mT if p > 0 else Ia
         aS, aIA, aU = np.abs(S), np.abs(IA), np.abs(U)
         rounded = aS if world else _off_axis(aS)
         dU = aIA @ rounded                                 # U_i = IA_i S_i's own rounding
-        dD = _T(aS) @ dU + _T(rounded) @ aU                # D_i = S_i^T U_i's
-        inverse = _cancellation(Dinv, _T(aS) @ aIA @ aS) if U.shape[-1] > 1 else 0.0
+        dD = aS.mT @ dU + rounded.mT @ aU                  # D_i = S_i^T U_i's
+        inverse = _cancellation(Dinv, aS.mT @ aIA @ aS) if U.shape[-1] > 1 else 0.0
         Ti = terms.pop(i, 0.0) + np.abs(P["oYcrb", i] if world else model.Ymatrix[i])
         Ei = np.minimum(E.pop(i), Ti) if i in E else np.zeros((B, 6, 6))
-        e[i] = np.minimum(_cancellation(Dinv, _T(aS) @ Ei @ aS + dD) + inverse,
-                          _cancellation(Dinv, _T(aS) @ Ti @ aS)) + inherited.pop(i, 0.0)
+        e[i] = np.minimum(_cancellation(Dinv, aS.mT @ Ei @ aS + dD) + inverse,
+                          _cancellation(Dinv, aS.mT @ Ti @ aS)) + inherited.pop(i, 0.0)
         if p == 0:
             continue
-        Ti = Ti + np.abs(UDinv @ _T(U))
+        Ti = Ti + np.abs(UDinv @ U.mT)
         if world:
             terms[p] = terms.get(p, 0.0) + Ti
             E[p] = E[p] + np.abs(Ia) if p in E else np.abs(Ia)     # oYaba[p] += Ia_i
-            Sp, _, Dinv_p = _aba_block(model, P, p, world)
-            coupling = np.abs(_T(Sp) @ U)
+            Sp, _, Dinv_p = blocks[p]
+            coupling = np.abs(Sp.mT @ U)
             inherited[p] = inherited.get(p, 0.0) + e[i] * _cancellation(
-                Dinv_p, coupling @ np.abs(Dinv) @ _T(coupling))
+                Dinv_p, coupling @ np.abs(Dinv) @ coupling.mT)
             continue
-        Q, aUDinv = np.abs(np.eye(6) - UDinv @ _T(S)), np.abs(UDinv)
-        dD = dD + (inverse[:, None, None] * np.abs(_T(S) @ U) if U.shape[-1] > 1 else 0.0)
-        moved = (Q @ Ei @ _T(Q) + dU @ _T(aUDinv) + aUDinv @ _T(dU) + aUDinv @ dD @ _T(aUDinv)
+        Q, aUDinv = np.abs(np.eye(6) - UDinv @ S.mT), np.abs(UDinv)
+        dD = dD + (inverse[:, None, None] * np.abs(S.mT @ U) if U.shape[-1] > 1 else 0.0)
+        moved = (Q @ Ei @ Q.mT + dU @ aUDinv.mT + aUDinv @ dU.mT + aUDinv @ dD @ aUDinv.mT
                  + np.abs(Ia))
         X = np.abs(R.dual_action(P["liMi", i]))
-        E[p] = E[p] + X @ moved @ _T(X) if p in E else X @ moved @ _T(X)
-        terms[p] = terms.get(p, 0.0) + X @ Ti @ _T(X)
+        E[p] = E[p] + X @ moved @ X.mT if p in E else X @ moved @ X.mT
+        terms[p] = terms.get(p, 0.0) + X @ Ti @ X.mT
     amplification = Amplification.from_errors(model.parents, e, B)
     step = max(1, PROPAGATED_BYTES // _propagated_bytes(model))
     amplification.propagated = np.concatenate([
@@ -612,14 +613,10 @@ def aba_amplification(model, P, u, fext=None, world=False):
 def _aba_block(model, P, i, world):
     """(S_i (B, 6, k), or J_i's columns in the WORLD convention; U_i (B, 6, k); Dinv_i
     (B, k, k)) of pin's end state."""
-    B = P["joints.Dinv", 1].shape[0]
+    U, k = P["joints.U", i], model.nvs[i]
+    B = U.shape[0]
     S = P["J", None][..., model.v_slices[i]] if world else P["joints.S", i]
-    U = P["joints.U", i].reshape(B, 6, -1)
-    return S.reshape(U.shape), U, P["joints.Dinv", i].reshape(B, U.shape[-1], U.shape[-1])
-
-
-def _T(A):
-    return np.swapaxes(A, -1, -2)
+    return S.reshape(B, 6, k), U.reshape(B, 6, k), P["joints.Dinv", i].reshape(B, k, k)
 
 
 def _cancellation(Dinv, A):
@@ -697,7 +694,7 @@ def _propagated(model, P, u, fext, e, world):
         p, iv = model.parents[i], model.v_slices[i]
         S, U, Dinv = _aba_block(model, P, i, world)
         UDinv = P["joints.UDinv", i].reshape(U.shape)
-        St = _T(S)
+        St = S.mT
         rows = np.arange(model.nvs[i])
         carried = dpA.pop(i) if i in dpA else np.zeros((B, 6, K))
         du = -(St @ carried)
@@ -705,7 +702,7 @@ def _propagated(model, P, u, fext, e, world):
         # U_i = Ia_i S_i, rounded to eps |Ia_i| |S_i| entry by entry, goes through D_i^-1 into
         # UDinv_i: into pa_i (times u_i) and ddq_i (times a'_i); one column per entry
         Y = P["oYaba" if world else "Yaba", i]
-        dU = (np.abs(Y) + np.abs(UDinv @ np.swapaxes(U, -1, -2))) @ np.abs(S)
+        dU = (np.abs(Y) + np.abs(UDinv @ U.mT)) @ np.abs(S)
         entries = 3 * model.nv + 6 * i + np.arange(6)
         c = _bias(model, P, i, world)
         blocks[i] = (S, U, UDinv, Dinv, du, dU, entries, c)
@@ -713,7 +710,7 @@ def _propagated(model, P, u, fext, e, world):
             continue
         dpa = carried + UDinv @ du
         dpa[:, np.arange(6), entries] += R.mv(dU, np.abs(R.mv(Dinv, u[:, iv])))
-        for first, x in ((model.nv, u[:, iv]), (2 * model.nv, R.mv(np.swapaxes(U, -1, -2), c))):
+        for first, x in ((model.nv, u[:, iv]), (2 * model.nv, R.mv(U.mT, c))):
             dpa[..., first + model.idx_vs[i] + rows] += UDinv * (e[i][:, None] * x)[:, None, :]
         pa = pA[i] + R.mv(Y, c) + R.mv(UDinv, u[:, iv])
         if not world:
@@ -725,16 +722,16 @@ def _propagated(model, P, u, fext, e, world):
     for i in range(1, n):
         p = model.parents[i]
         S, U, UDinv, Dinv, du, dU, entries, c = blocks.pop(i)
-        before = da[p] if world else np.swapaxes(R.dual_action(P["liMi", i]), -1, -2) @ da[p]
+        before = da[p] if world else R.dual_action(P["liMi", i]).mT @ da[p]
         if last.get(p) == i and p > 0:
             del da[p]
-        ddq = Dinv @ du - np.swapaxes(UDinv, -1, -2) @ before
+        ddq = Dinv @ du - UDinv.mT @ before
         before_i = (P["oa_gf", p] + c if world
                     else P["a_gf", i] - R.mv(S, P["ddq", None][:, model.v_slices[i]]))
-        ddq[..., entries] += np.abs(Dinv) @ np.swapaxes(dU * np.abs(before_i)[..., None], -1, -2)
+        ddq[..., entries] += np.abs(Dinv) @ (dU * np.abs(before_i)[..., None]).mT
         rows, iv = np.arange(model.nvs[i]), model.v_slices[i]
         ddq[:, rows, 3 * model.nv + 6 * n + model.idx_vs[i] + rows] += e[i][:, None] * R.mv(
-            np.abs(Dinv), np.abs(u[:, iv] - R.mv(_T(U), before_i)))
+            np.abs(Dinv), np.abs(u[:, iv] - R.mv(U.mT, before_i)))
         da[i] = before + S @ ddq
         out[:, i] = np.abs(da[i]).sum(axis=-1).max(axis=-1)
         if i not in last:

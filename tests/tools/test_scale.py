@@ -156,8 +156,9 @@ def pin_amplification(pmodel, q, v, tau, world=False, joints=False):
         for i in reversed(range(1, pmodel.njoints)):
             parent = pmodel.parents[i]
             S, U, Dinv = _joint_block(pmodel, data, i, world)
+            UDinv = np.reshape(data.joints[i].UDinv, U.shape)
             Ia = np.array(data.oYaba[i] if world else data.Yaba[i])
-            IA = Ia + np.reshape(data.joints[i].UDinv, U.shape) @ U.T if parent > 0 else Ia
+            IA = Ia + UDinv @ U.T if parent > 0 else Ia
             aS = np.abs(S)
             rounded = aS if world else _off_axis(S)
             dU = np.abs(IA) @ rounded
@@ -168,7 +169,6 @@ def pin_amplification(pmodel, q, v, tau, world=False, joints=False):
                         (np.diag(Dinv) * np.diag(aS.T @ T[i] @ aS)).max())
             if parent == 0:
                 continue
-            UDinv = np.reshape(data.joints[i].UDinv, U.shape)
             X = np.eye(6) if world else np.abs(_force_action(data.liMi[i]))
             T[parent] += X @ (T[i] + np.abs(UDinv @ U.T)) @ X.T
             if world:
